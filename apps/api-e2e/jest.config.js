@@ -1,0 +1,16 @@
+/**
+ * End-to-end tests against the real stack: global setup starts FerretDB (or mongod), nats-server,
+ * every service and the gateway as separate processes on free ports, and loads the fixtures
+ * through the importer CLI. Suites share that stack; each uses its own users and records.
+ */
+module.exports = {
+  ...require('../../jest.preset.js'),
+  displayName: 'api-e2e',
+  rootDir: __dirname,
+  testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
+  testPathIgnorePatterns: ['/faults/'],
+  globalSetup: '<rootDir>/src/support/global-setup.ts',
+  globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  testTimeout: 60_000,
+  maxWorkers: 2,
+};

@@ -1,0 +1,260 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { passwordGrant, TokenBody } from '../support/auth';
+import { Apps, PASSWORD, Users } from '../support/fixtures';
+import { expectError, get, post } from '../support/http';
+import { stackInfo } from '../support/stack-info';
+
+const PICTURE = '/v2/picture/note-0123456789abcdef0123456789abcdef.jpg';
+const tokenForm = (form: Record<string, string | undefined>) => post<TokenBody & { error?: string }>('/auth2/token', { form });
+
+describe('OAuth token endpoint (CONTRACT.md section 2)', () => {
+  it('issues a token pair with the password grant to a trusted app', async () => {
+    const res = await tokenForm({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'alice', password: PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(res.body).toMatchObject({ token_type: 'Bearer', expires_in: 3600, user_id: '1001', user_name: 'alice' });
+    expect(res.body.access_token.split('.')).toHaveLength(3);
+    expect(typeof res.body.refresh_token).toBe('string');
+    expect(res.body.scope.split(' ')).toEqual(expect.arrayContaining(['book_basic_r', 'community_basic_note', 'event_basic_w']));
+  });
+
+  it('accepts a JSON body and a narrower scope given with commas', async () => {
+    const res = await post<TokenBody>('/auth2/token', {
+      json: { grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'bob', password: PASSWORD, scope: 'book_basic_r,book_basic_w' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.scope).toBe('book_basic_r book_basic_w');
+  });
+
+  it('accepts client credentials in HTTP Basic', async () => {
+    const basic = Buffer.from('test-premium:test-premium-secret').toString('base64');
+    const res = await post<TokenBody>('/auth2/token', { form: { grant_type: 'client_credentials' }, headers: { authorization: `Basic ${basic}` } });
+    expect(res.status).toBe(200);
+    expect(res.body.user_id).toBeUndefined();
+    expect(res.body.refresh_token).toBeUndefined();
+  });
+
+  it.each([
+    ['no grant_type', { client_id: 'test-premium', client_secret: 'test-premium-secret' }, 113, 'invalid_request'],
+    ['an unknown grant_type', { grant_type: 'magic', client_id: 'test-premium', client_secret: 'test-premium-secret' }, 114, 'unsupported_grant_type'],
+    ['no client_id', { grant_type: 'password', username: 'alice', password: PASSWORD }, 113, 'invalid_request'],
+    ['an unknown client', { grant_type: 'password', client_id: 'nobody', client_secret: 'x', username: 'alice', password: PASSWORD }, 104, 'invalid_client'],
+    ['a wrong client secret', { grant_type: 'password', client_id: 'test-premium', client_secret: 'wrong', username: 'alice', password: PASSWORD }, 116, 'invalid_client'],
+    ['a wrong password', { grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'carol', password: 'nope' }, 120, 'invalid_grant'],
+    ['an unknown user', { grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'nobody', password: 'x' }, 120, 'invalid_grant'],
+    ['an untrusted app using the password grant', { grant_type: 'password', client_id: 'test-untrusted', client_secret: 'test-untrusted-secret', username: 'alice', password: PASSWORD }, 114, 'unsupported_grant_type'],
+    ['a scope the app may not have', { grant_type: 'password', client_id: 'test-book-only', client_secret: 'test-book-only-secret', username: 'alice', password: PASSWORD, scope: 'book_basic_w' }, 125, 'invalid_scope'],
+    ['a blocked app', { grant_type: 'client_credentials', client_id: 'test-blocked', client_secret: 'test-blocked-secret' }, 105, 'unauthorized_client'],
+    ['a public client asking for client credentials', { grant_type: 'client_credentials', client_id: 'test-public' }, 116, 'invalid_client'],
+    ['a missing password', { grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'alice' }, 113, 'invalid_request'],
+  ])('rejects %s', async (_, form, code, oauthError) => {
+    const res = await tokenForm(form as Record<string, string>);
+    expectError(res, 400, code, 'POST /auth2/token');
+    expect(res.body.error).toBe(oauthError);
+  });
+
+  it('rotates refresh tokens: a refresh token works once', async () => {
+    const first = await passwordGrant(Users.dave);
+    const refreshed = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: first.refresh_token });
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.refresh_token).not.toBe(first.refresh_token);
+    expect(refreshed.body.user_id).toBe(Users.dave.id);
+    const replay = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: first.refresh_token });
+    expectError(replay, 400, 119);
+  });
+
+  it('does not widen scopes through the refresh grant', async () => {
+    const narrow = await passwordGrant(Users.dave, Apps.premium, 'book_basic_r');
+    const wider = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: narrow.refresh_token, scope: 'book_basic_r book_basic_w' });
+    expectError(wider, 400, 125);
+    const same = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: narrow.refresh_token });
+    expect(same.status).toBe(200);
+    expect(same.body.scope).toBe('book_basic_r');
+  });
+
+  it("refuses another app's refresh token", async () => {
+    const grant = await passwordGrant(Users.dave, Apps.premium);
+    const res = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-advance', client_secret: 'test-advance-secret', refresh_token: grant.refresh_token });
+    expectError(res, 400, 119);
+    // and the victim's token still works
+    const ok = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: grant.refresh_token });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('revocation (RFC 7009)', () => {
+  it('revokes an access token everywhere at once', async () => {
+    const grant = await passwordGrant(Users.erin);
+    expect((await get(PICTURE, { token: grant.access_token })).status).toBe(404);
+    const revoked = await post('/auth2/revoke', { form: { token: grant.access_token, client_id: 'test-premium', client_secret: 'test-premium-secret' } });
+    expect(revoked.status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await get(PICTURE, { token: grant.access_token }), 401, 103);
+  });
+
+  it('revokes a refresh token, with client credentials in HTTP Basic', async () => {
+    const grant = await passwordGrant(Users.erin);
+    const basic = Buffer.from('test-premium:test-premium-secret').toString('base64');
+    expect((await post('/auth2/revoke', { form: { token: grant.refresh_token }, headers: { authorization: `Basic ${basic}` } })).status).toBe(200);
+    expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: grant.refresh_token }), 400, 119);
+  });
+
+  it("does not let one app revoke another app's token", async () => {
+    const grant = await passwordGrant(Users.erin);
+    expect((await post('/auth2/revoke', { form: { token: grant.access_token, client_id: 'test-advance', client_secret: 'test-advance-secret' } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await get(PICTURE, { token: grant.access_token })).status).toBe(404);
+  });
+
+  it("revokes every token of a user whose password changes", async () => {
+    const before = await passwordGrant(Users.grace);
+    expect((await get(PICTURE, { token: before.access_token })).status).toBe(404);
+    const file = join(stackInfo().dataDir, 'grace-new-password.ndjson');
+    writeFileSync(file, `${JSON.stringify({ kind: 'user', id: Users.grace.id, uid: 'grace', name: 'Grace', password: 'a brand new password' })}\n`);
+    const run = spawnSync(process.execPath, [join(__dirname, '../../../importer/dist/main.js'), file], { env: { ...process.env, NATS_URL: stackInfo().natsUrl }, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await get(PICTURE, { token: before.access_token }), 401, 103);
+    expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: before.refresh_token }), 400, 119);
+    expectError(await tokenForm({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'grace', password: PASSWORD }), 400, 120);
+    const after = await passwordGrant(Users.grace, Apps.premium, undefined, 'a brand new password');
+    expect((await get(PICTURE, { token: after.access_token })).status).toBe(404);
+  });
+});
+
+describe('brute force on the password grant', () => {
+  it('slows and then locks the account with 128 user_locked', async () => {
+    const attempt = (password: string) =>
+      tokenForm({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'mallory', password });
+    const codes: number[] = [];
+    const started = Date.now();
+    for (let i = 0; i < 10; i++) codes.push((await attempt(`guess-${i}`)).body.code);
+    expect(codes.slice(0, 9)).toEqual(Array(9).fill(120));
+    expect(codes[9]).toBe(128);
+    // failures after the third are answered slowly: 250 ms, 500 ms, ... for attempts 4-10
+    expect(Date.now() - started).toBeGreaterThan(5000);
+    // while locked, even the right password is refused
+    const locked = await attempt(PASSWORD);
+    expectError(locked, 400, 128);
+    expect(locked.body.error).toBe('invalid_grant');
+  }, 60_000);
+});
+
+function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+const REDIRECT = 'http://127.0.0.1:9/callback';
+
+describe('authorization code with PKCE (/auth2/auth)', () => {
+  const authorizeQuery = (extra: Record<string, string> = {}) => ({
+    client_id: 'test-public', redirect_uri: REDIRECT, response_type: 'code', scope: 'book_basic_r', state: 's-123', ...extra,
+  });
+
+  it('shows a sign-in and consent page with everything escaped', async () => {
+    const { challenge } = pkcePair();
+    const res = await get('/auth2/auth', { query: authorizeQuery({ code_challenge: challenge, code_challenge_method: 'S256' }), headers: { accept: 'text/html' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.text).toContain('Test public client &lt;b&gt;&amp;&lt;/b&gt;');
+    expect(res.text).not.toContain('<b>&</b>');
+    expect(res.text).toContain('name="code_challenge"');
+  });
+
+  it('issues a code for approval and exchanges it once, with the verifier', async () => {
+    const { verifier, challenge } = pkcePair();
+    const approve = await post('/auth2/auth', {
+      form: { ...authorizeQuery({ code_challenge: challenge, code_challenge_method: 'S256' }), username: 'alice', password: PASSWORD, decision: 'approve' },
+    });
+    expect(approve.status).toBe(302);
+    const location = new URL(approve.headers.get('location')!);
+    expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
+    expect(location.searchParams.get('state')).toBe('s-123');
+    const code = location.searchParams.get('code')!;
+    expect(code).toBeTruthy();
+
+    const wrong = await tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT, code_verifier: 'x'.repeat(43) });
+    expectError(wrong, 400, 118);
+    // the failed attempt consumed the code: a code is single-use whatever happens
+    const exchange = await tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expectError(exchange, 400, 118);
+  });
+
+  it('exchanges a fresh code for tokens, and refuses a replay', async () => {
+    const { verifier, challenge } = pkcePair();
+    const approve = await post('/auth2/auth', {
+      form: { ...authorizeQuery({ code_challenge: challenge, code_challenge_method: 'S256' }), username: 'bob', password: PASSWORD, decision: 'approve' },
+    });
+    const code = new URL(approve.headers.get('location')!).searchParams.get('code')!;
+    const token = await tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    expect(token.status).toBe(200);
+    expect(token.body).toMatchObject({ user_id: Users.bob.id, user_name: 'bob', scope: 'book_basic_r' });
+    expectError(await tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT, code_verifier: verifier }), 400, 118);
+  });
+
+  it('requires the verifier when a challenge was given (no PKCE downgrade)', async () => {
+    const { challenge } = pkcePair();
+    const approve = await post('/auth2/auth', {
+      form: { ...authorizeQuery({ code_challenge: challenge, code_challenge_method: 'S256' }), username: 'alice', password: PASSWORD, decision: 'approve' },
+    });
+    const code = new URL(approve.headers.get('location')!).searchParams.get('code')!;
+    expectError(await tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT }), 400, 113);
+  });
+
+  it('refuses a public client without PKCE, and the plain method', async () => {
+    const without = await get('/auth2/auth', { query: authorizeQuery() });
+    expect(without.status).toBe(302);
+    expect(new URL(without.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    const plain = await get('/auth2/auth', { query: authorizeQuery({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }) });
+    expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('shows 400/117 for a redirect_uri that is not registered, without redirecting', async () => {
+    for (const redirect of ['http://evil.example/cb', `${REDIRECT}/../evil`, `${REDIRECT}?x=1`, 'http://127.0.0.1:9/callbackx']) {
+      const res = await get('/auth2/auth', { query: authorizeQuery({ redirect_uri: redirect }) });
+      expectError(res, 400, 117, 'GET /auth2/auth');
+      expect(res.headers.get('location')).toBeNull();
+    }
+  });
+
+  it('redirects with unsupported_response_type for a bad response_type', async () => {
+    const res = await get('/auth2/auth', { query: authorizeQuery({ response_type: 'magic' }) });
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(location.searchParams.get('error')).toBe('unsupported_response_type');
+    expect(location.searchParams.get('state')).toBe('s-123');
+  });
+
+  it('redirects with access_denied when the user denies', async () => {
+    const { challenge } = pkcePair();
+    const res = await post('/auth2/auth', { form: { ...authorizeQuery({ code_challenge: challenge, code_challenge_method: 'S256' }), decision: 'deny' } });
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
+  });
+
+  it('puts the token in the fragment for response_type=token', async () => {
+    const res = await post('/auth2/auth', {
+      form: { client_id: 'test-premium', redirect_uri: REDIRECT, response_type: 'token', scope: 'event_basic_w', state: 'abc', username: 'carol', password: PASSWORD, decision: 'approve' },
+    });
+    expect(res.status).toBe(302);
+    const fragment = new URLSearchParams(new URL(res.headers.get('location')!).hash.slice(1));
+    expect(fragment.get('token_type')).toBe('Bearer');
+    expect(fragment.get('scope')).toBe('event_basic_w');
+    expect(fragment.get('state')).toBe('abc');
+    expect(fragment.get('access_token')?.split('.')).toHaveLength(3);
+  });
+
+  it('re-shows the page on a wrong password instead of redirecting', async () => {
+    const { challenge } = pkcePair();
+    const res = await post('/auth2/auth', {
+      form: { ...authorizeQuery({ code_challenge: challenge, code_challenge_method: 'S256' }), username: 'alice', password: 'wrong', decision: 'approve' },
+      headers: { accept: 'text/html' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.text).toContain('Wrong user name or password');
+  });
+});

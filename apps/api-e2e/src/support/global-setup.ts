@@ -1,0 +1,61 @@
+import { Stack } from '@plaza/stack';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CROWD_SIZE, crowd, PASSWORD } from './fixtures';
+import { STACK_INFO_FILE } from './stack-info';
+
+const root = join(__dirname, '..', '..', '..', '..');
+
+/** Settings of the shared test stack: limits high enough that suites never throttle each other. */
+export const E2E_ENV: Record<string, string> = {
+  NODE_ENV: 'test',
+  // a cheaper hash keeps 200 test users quick to load; production keeps the default cost
+  PASSWORD_HASH_COST: '12',
+  RATE_LIMIT_ANON_PER_HOUR: '1000000',
+  RATE_LIMIT_APIKEY_PER_HOUR: '1000000',
+  RATE_LIMIT_MOVIE_BASIC_PER_MIN: '1000000',
+  LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+};
+
+export function runImporter(stack: Stack, file: string): void {
+  const result = spawnSync(process.execPath, [join(root, 'apps/importer/dist/main.js'), file], {
+    env: { ...process.env, NATS_URL: stack.natsUrl },
+    encoding: 'utf8',
+  });
+  if (result.status !== 0) throw new Error(`import of ${file} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+}
+
+export default async function globalSetup(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plaza-e2e-'));
+  const started = Date.now();
+  const stack = await Stack.start({ dataDir, env: E2E_ENV, log: (line) => process.stdout.write(`[e2e] ${line}\n`) });
+  (globalThis as Record<string, unknown>).__PLAZA_STACK__ = stack;
+
+  const crowdFile = join(dataDir, 'crowd.ndjson');
+  const crowdLines = Array.from({ length: CROWD_SIZE }, (_, i) => {
+    const u = crowd(i + 1);
+    return JSON.stringify({ kind: 'user', id: u.id, uid: u.uid, name: u.name, password: PASSWORD });
+  });
+  writeFileSync(crowdFile, `${crowdLines.join('\n')}\n`);
+
+  const fixtures = join(__dirname, '..', '..', 'fixtures');
+  const files = readdirSync(fixtures).filter((f) => f.endsWith('.ndjson')).sort((a, b) => (a === 'platform.ndjson' ? -1 : b === 'platform.ndjson' ? 1 : a.localeCompare(b)));
+  for (const file of [...files.map((f) => join(fixtures, f)), crowdFile]) runImporter(stack, file);
+
+  mkdirSync(join(STACK_INFO_FILE, '..'), { recursive: true });
+  const secrets = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
+  writeFileSync(
+    STACK_INFO_FILE,
+    JSON.stringify({
+      baseUrl: stack.baseUrl,
+      natsUrl: stack.natsUrl,
+      mongoUrl: stack.mongoUrl,
+      dataDir,
+      pictureSigningKey: secrets.PICTURE_SIGNING_KEY,
+      versions: stack.versions(),
+    }, null, 2),
+  );
+  process.stdout.write(`\n[e2e] stack ready at ${stack.baseUrl} in ${Date.now() - started} ms (${JSON.stringify(stack.versions())}); logs in ${dataDir}/logs\n`);
+}

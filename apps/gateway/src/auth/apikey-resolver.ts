@@ -1,0 +1,26 @@
+import { ApiError, AppSummary, IdentityMessages } from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import { LRUCache } from 'lru-cache';
+
+/** `apikey` → the app behind it (its tier), cached for a minute so a public call costs no extra hop. */
+export class ApikeyResolver {
+  private readonly cache = new LRUCache<string, AppSummary | 'unknown'>({ max: 10_000, ttl: 60_000 });
+
+  constructor(private readonly bus: ServiceBus) {}
+
+  async resolve(apikey: string): Promise<AppSummary> {
+    let app = this.cache.get(apikey);
+    if (!app) {
+      try {
+        app = await this.bus.request(IdentityMessages.resolveApikey, { apikey }, { timeout: 2000 });
+      } catch (err) {
+        if (err instanceof ApiError && err.code === 104) app = 'unknown';
+        else throw err;
+      }
+      this.cache.set(apikey, app, app === 'unknown' ? { ttl: 5000 } : undefined);
+    }
+    if (app === 'unknown') throw new ApiError('invalid_apikey');
+    if (app.blocked) throw new ApiError('apikey_is_blocked');
+    return app;
+  }
+}

@@ -1,0 +1,51 @@
+import escapeHtml from 'escape-html';
+
+export interface ConsentPageModel {
+  appName: string;
+  scopes: string[];
+  params: Record<string, string | undefined>;
+  error?: string;
+}
+
+/** The sign-in and consent page of GET /auth2/auth. Every interpolated value is HTML-escaped. */
+export function renderConsentPage(model: ConsentPageModel): string {
+  const hidden = Object.entries(model.params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v!)}">`)
+    .join('\n      ');
+  const scopes = model.scopes.map((s) => `<li><code>${escapeHtml(s)}</code></li>`).join('');
+  const error = model.error ? `<p class="error" role="alert">${escapeHtml(model.error)}</p>` : '';
+  return `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Sign in to allow ${escapeHtml(model.appName)}</title>
+  <style>
+    body { font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto; padding: 0 1rem; color: #222; }
+    label { display: block; margin-top: .75rem; } input[type=text], input[type=password] { width: 100%; padding: .4rem; }
+    .buttons { margin-top: 1.25rem; display: flex; gap: .5rem; } .error { color: #b00020; }
+  </style>
+</head>
+<body>
+  <h1>Allow ${escapeHtml(model.appName)}?</h1>
+  <p><strong>${escapeHtml(model.appName)}</strong> asks to act on your behalf with these permissions:</p>
+  <ul>${scopes}</ul>
+  ${error}
+  <form method="post" action="/auth2/auth">
+      ${hidden}
+    <label>User name <input type="text" name="username" autocomplete="username" required></label>
+    <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
+    <div class="buttons">
+      <button type="submit" name="decision" value="approve">Allow</button>
+      <button type="submit" name="decision" value="deny" formnovalidate>Deny</button>
+    </div>
+  </form>
+</body>
+</html>`;
+}
+
+export function renderErrorPage(title: string, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
+}

@@ -1,0 +1,93 @@
+import { CACHE_INVALIDATED, CacheInvalidation } from '@plaza/contracts';
+import { LRUCache } from 'lru-cache';
+import type { NatsConnection, Subscription } from 'nats';
+import type { Logger } from 'pino';
+
+interface Entry {
+  body: unknown;
+  area: string;
+  tags: string[];
+}
+
+/**
+ * Answers repeated catalogue reads from memory. Services publish `cache.v1.invalidated` after
+ * every write or import (tags such as `book:42`, or whole areas); each gateway replica drops what
+ * they name. A response that was in flight while an invalidation arrived is not stored, so an
+ * old answer can never be cached after the write that changed it.
+ */
+export class ResponseCache {
+  private readonly byTag = new Map<string, Set<string>>();
+  private readonly byArea = new Map<string, Set<string>>();
+  private readonly entries: LRUCache<string, Entry>;
+  private generationCounter = 0;
+  private subscription?: Subscription;
+
+  constructor(maxEntries: number, private readonly logger: Logger) {
+    this.entries = new LRUCache<string, Entry>({
+      max: Math.max(1, maxEntries),
+      ttlAutopurge: false,
+      dispose: (entry, key) => this.unindex(key, entry),
+    });
+  }
+
+  start(nc: NatsConnection): void {
+    const decoder = new TextDecoder();
+    this.subscription = nc.subscribe(CACHE_INVALIDATED.subject, {
+      callback: (err, msg) => {
+        if (err) return;
+        try {
+          const packet = JSON.parse(decoder.decode(msg.data)) as { data?: CacheInvalidation };
+          this.invalidate(packet.data ?? {});
+        } catch (e) {
+          this.logger.warn({ err: e }, 'bad cache invalidation message');
+        }
+      },
+    });
+  }
+
+  /** Read before asking a service; pass it back to `set` so late answers are dropped. */
+  get generation(): number {
+    return this.generationCounter;
+  }
+
+  get(key: string): unknown | undefined {
+    return this.entries.get(key)?.body;
+  }
+
+  set(key: string, body: unknown, area: string, tags: string[], ttlSeconds: number, generationAtRequest: number): void {
+    if (generationAtRequest !== this.generationCounter) return;
+    this.entries.set(key, { body, area, tags }, { ttl: ttlSeconds * 1000 });
+    this.index(this.byArea, area, key);
+    for (const tag of tags) this.index(this.byTag, tag, key);
+  }
+
+  invalidate(what: CacheInvalidation): void {
+    this.generationCounter++;
+    for (const area of what.areas ?? []) this.dropAll(this.byArea.get(area));
+    for (const tag of what.tags ?? []) this.dropAll(this.byTag.get(tag));
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  stop(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  private dropAll(keys: Set<string> | undefined): void {
+    if (!keys) return;
+    for (const key of [...keys]) this.entries.delete(key);
+  }
+
+  private index(map: Map<string, Set<string>>, name: string, key: string): void {
+    let set = map.get(name);
+    if (!set) map.set(name, (set = new Set()));
+    set.add(key);
+  }
+
+  private unindex(key: string, entry: Entry): void {
+    this.byArea.get(entry.area)?.delete(key);
+    for (const tag of entry.tags) this.byTag.get(tag)?.delete(key);
+  }
+}

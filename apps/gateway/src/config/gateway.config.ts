@@ -1,0 +1,47 @@
+import { BaseConfig } from '@plaza/platform';
+import { Transform } from 'class-transformer';
+import { IsBoolean, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }) => (typeof value === 'string' ? ['true', '1', 'yes'].includes(value.toLowerCase()) : value);
+const toInt = ({ value }: { value: unknown }) => Number(value);
+
+/** Gateway configuration; names are fixed by CONTRACT.md where it names them. */
+export class GatewayConfig extends BaseConfig {
+  @IsString() HOST = '127.0.0.1';
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 8080;
+
+  /** Default: on under NODE_ENV=production, off otherwise (CONTRACT.md section 1). */
+  @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_HTTPS?: boolean;
+  @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
+
+  /** How long the gateway waits for a service before answering 504. */
+  @Transform(toInt) @IsInt() @Min(100) @Max(120000) REQUEST_TIMEOUT_MS = 5000;
+
+  @Transform(toBool) @IsBoolean() RATE_LIMIT_ENABLED = true;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_ANON_PER_HOUR = 150;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_APIKEY_PER_HOUR = 500;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_MOVIE_BASIC_PER_MIN = 40;
+
+  @Transform(toBool) @IsBoolean() RESPONSE_CACHE_ENABLED = true;
+  @Transform(toInt) @IsInt() @Min(0) RESPONSE_CACHE_MAX_ENTRIES = 20000;
+
+  /** Issuer and audience every access token must carry. */
+  @IsString() TOKEN_ISSUER = 'plaza-identity';
+  @IsString() TOKEN_AUDIENCE = 'plaza-api';
+
+  /** HMAC key for private picture addresses; shared with the services that sign them. */
+  @IsString() @MinLength(16, { message: 'PICTURE_SIGNING_KEY must be at least 16 characters' })
+  PICTURE_SIGNING_KEY!: string;
+
+  /** Largest JSON or form body; multipart bodies have their own limits (pictures). */
+  @Transform(toInt) @IsInt() @Min(1024) BODY_LIMIT_BYTES = 1024 * 1024;
+
+  /** Comma-separated allowed origins for browsers, or `*` (tokens travel in a header, never in cookies). */
+  @IsString() CORS_ORIGINS = '*';
+
+  get requireHttps(): boolean {
+    return this.REQUIRE_HTTPS ?? this.NODE_ENV === 'production';
+  }
+}
+
+export const GATEWAY_CONFIG = Symbol('GATEWAY_CONFIG');

@@ -1,0 +1,38 @@
+import { ENDPOINT_LIST, HttpMethod } from './endpoint-table';
+
+/** The spec's wildcards (convention 3): `:id` digits only, `:name` digits, letters and `-_.`. */
+export const WILDCARDS: Record<string, string> = {
+  id: '\\d+',
+  cid: '\\d+',
+  name: '[A-Za-z0-9_.-]+',
+};
+
+const wildcardOf = (param: string) => WILDCARDS[param] ?? WILDCARDS.id;
+
+/** `/v2/book/:id` → the fastify route `/v2/book/:id(^\d+$)`, so a wrong wildcard matches no route. */
+export function toFastifyPath(path: string): string {
+  return path.replace(/:([a-z]+)/g, (_, param: string) => `:${param}(^${wildcardOf(param)}$)`);
+}
+
+export function toRegExp(path: string): RegExp {
+  const body = path
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? `(?:${wildcardOf(segment.slice(1))})` : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${body}/?$`);
+}
+
+const patterns = ENDPOINT_LIST.map((e) => ({ method: e.method, regex: toRegExp(e.path) }));
+const extraRoutes: Array<{ method: HttpMethod; regex: RegExp }> = [];
+
+/** Routes outside the table (OAuth, health, docs) register here so 404 vs 1014 stays right for them too. */
+export function registerExtraRoute(method: HttpMethod, path: string): void {
+  extraRoutes.push({ method, regex: toRegExp(path) });
+}
+
+/** Methods under which some route matches this path (HEAD counts as GET). */
+export function methodsForPath(path: string): Set<string> {
+  const methods = new Set<string>();
+  for (const p of [...patterns, ...extraRoutes]) if (p.regex.test(path)) methods.add(p.method);
+  return methods;
+}

@@ -1,0 +1,30 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { PassportModule } from '@nestjs/passport';
+import { PlatformContext, PlatformModule } from '@plaza/platform';
+import { AccessGuard } from './access/access.guard';
+import { AreasModule } from './areas/areas.module';
+import { Auth2Controller } from './auth2/auth2.controller';
+import { GatewayConfig } from './config/gateway.config';
+import { GatewayCoreModule } from './gateway-core.module';
+import { GatewayHealthController } from './health/gateway-health.controller';
+import { ApiExceptionFilter } from './http/api-exception.filter';
+import { ResponseInterceptor } from './http/response.interceptor';
+import { PictureController } from './pictures/picture.controller';
+
+/** Root of the gateway: cross-cutting rules as global guard, interceptor and filter; areas as modules. */
+@Module({})
+export class GatewayModule {
+  static register(ctx: PlatformContext & { config: GatewayConfig }): DynamicModule {
+    return {
+      module: GatewayModule,
+      imports: [PlatformModule.forRoot(ctx), GatewayCoreModule.register(ctx.config), PassportModule, AreasModule],
+      controllers: [GatewayHealthController, Auth2Controller, PictureController],
+      providers: [
+        { provide: APP_GUARD, useClass: AccessGuard },
+        { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+      ],
+    };
+  }
+}

@@ -1,0 +1,57 @@
+import { createParamDecorator, ExecutionContext } from '@nestjs/common';
+import { ANONYMOUS, Caller, PageRequest } from '@plaza/contracts';
+import type { FastifyRequest } from 'fastify';
+import type { EndpointDefinition } from '../endpoints/endpoint-table';
+
+/** What the gateway learns about a request before the controller runs. */
+export interface RequestState {
+  endpoint?: EndpointDefinition;
+  caller?: Caller;
+  page?: PageRequest;
+  /** A valid JSONP callback name, when the request asked for one. */
+  jsonpCallback?: string;
+  /** Rate-limit headers to add to the response. */
+  rateLimitHeaders?: Record<string, string>;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    plaza: RequestState;
+    user?: unknown;
+  }
+}
+
+export function stateOf(request: FastifyRequest): RequestState {
+  if (!request.plaza) request.plaza = {};
+  return request.plaza;
+}
+
+/** `"METHOD /path"` without the query string: the `request` field of every error body. */
+export function requestLine(request: FastifyRequest): string {
+  const url = request.url ?? '/';
+  const q = url.indexOf('?');
+  return `${request.method} ${q === -1 ? url : url.slice(0, q)}`;
+}
+
+export function pathOf(request: FastifyRequest): string {
+  const url = request.url ?? '/';
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
+/** The caller established by the access guard (anonymous when there was no token or apikey). */
+export const CurrentCaller = createParamDecorator((_: unknown, ctx: ExecutionContext): Caller => {
+  const request = ctx.switchToHttp().getRequest<FastifyRequest>();
+  return stateOf(request).caller ?? ANONYMOUS;
+});
+
+/** `start`/`count` as validated against the endpoint's paging rule. */
+export const Page = createParamDecorator((_: unknown, ctx: ExecutionContext): PageRequest => {
+  const request = ctx.switchToHttp().getRequest<FastifyRequest>();
+  return stateOf(request).page ?? { start: 0, count: 20 };
+});
+
+/** The request id (from `X-Request-Id` or generated), for propagation to services. */
+export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
+  return String(ctx.switchToHttp().getRequest<FastifyRequest>().id);
+});

@@ -1,0 +1,108 @@
+import 'reflect-metadata';
+import cors from '@fastify/cors';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import { ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { validationErrorsToApiError } from '@plaza/contracts';
+import { ConfigError, connectNats, createLogger, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { RevocationList } from './auth/revocation-list';
+import { TokenVerifier } from './auth/token-verifier';
+import { ResponseCache } from './cache/response-cache';
+import { GatewayConfig } from './config/gateway.config';
+import { GatewayModule } from './gateway.module';
+import { markGatewayShuttingDown } from './health/gateway-health.controller';
+import { MULTIPART_LIMITS } from './pictures/multipart-body';
+import { registerWireHooks } from './http/wire-hooks';
+import { RateLimiter } from './rate-limit/rate-limiter';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
+
+async function bootstrap(): Promise<void> {
+  let config: GatewayConfig;
+  try {
+    config = loadConfig(GatewayConfig);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`gateway: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
+  const nats = await connectNats(config.NATS_URL, `gateway@${hostname()}:${process.pid}`, logger);
+
+  const adapter = new FastifyAdapter({
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    // an incoming X-Request-Id is kept when it is sane, so a request can be traced end to end
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    GatewayModule.register({ service: 'gateway', config, logger, nats, requestTimeoutMs: config.REQUEST_TIMEOUT_MS }),
+    adapter,
+    { logger: new PinoNestLogger(logger.child({ context: 'nest' })) },
+  );
+
+  // DTOs validated at the edge; unknown parameters are ignored (CONTRACT.md section 4)
+  app.useGlobalPipes(
+    new ValidationPipe({
+      transform: true,
+      whitelist: true,
+      forbidUnknownValues: false,
+      validationError: { target: false, value: false },
+      exceptionFactory: validationErrorsToApiError,
+    }),
+  );
+  const fastify = app.getHttpAdapter().getInstance();
+  await app.register(helmet, {
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'] } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    hsts: config.requireHttps,
+  });
+  await app.register(cors, {
+    origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    credentials: false,
+    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
+  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+  fastify.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerWireHooks(fastify, logger);
+
+  // dependencies the guard needs before the first request; each retries until NATS/identity answer
+  const revocations = app.get(RevocationList);
+  const limiter = app.get(RateLimiter);
+  const tokens = app.get(TokenVerifier);
+  app.get(ResponseCache).start(nats);
+  const startWithRetry = (name: string, fn: () => Promise<void>) => {
+    const attempt = () =>
+      fn().catch((err: unknown) => {
+        logger.warn({ err: (err as Error).message }, `${name} not available yet; retrying`);
+        setTimeout(attempt, 1000).unref();
+      });
+    void attempt();
+  };
+  startWithRetry('revocation list', () => revocations.start());
+  startWithRetry('rate limiter', () => limiter.start());
+  startWithRetry('token keys', () => tokens.refreshKeys());
+
+  await app.listen(config.PORT, config.HOST);
+  logger.info({ port: config.PORT, host: config.HOST }, 'gateway listening');
+
+  installGracefulShutdown(app, nats, logger, app.get(ReadinessRegistry), config.SHUTDOWN_GRACE_MS, async () => {
+    markGatewayShuttingDown();
+  });
+}
+
+void bootstrap();

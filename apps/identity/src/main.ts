@@ -1,0 +1,6 @@
+import 'reflect-metadata';
+import { bootstrapService } from '@plaza/platform';
+import { IdentityConfig } from './config/identity.config';
+import { IdentityModule } from './identity.module';
+
+void bootstrapService({ service: 'identity', configClass: IdentityConfig, imports: () => [IdentityModule] });

@@ -1,0 +1,132 @@
+import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
+import { APP_CONFIG, CLOCK, Clock, NATS_CONNECTION, revocationBucketOptions } from '@plaza/platform';
+import { decodeJwt, SignJWT } from 'jose';
+import { Model } from 'mongoose';
+import type { KV, NatsConnection } from 'nats';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { IdentityConfig } from '../config/identity.config';
+import { loadSigningKeys, SigningKeys } from './signing-keys';
+import { RefreshTokenDocument } from './token.schemas';
+
+export interface Grant {
+  userId?: string;
+  uid?: string;
+  clientId: string;
+  tier: MovieTier;
+  scopes: string[];
+  /** The user's token epoch (see revokeAllForUser). */
+  epoch?: number;
+}
+
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
+
+/**
+ * Issues access tokens (EdDSA JWTs the gateway verifies locally) and refresh tokens (random,
+ * stored hashed, rotated on use), and records revocations in the KV bucket the gateways watch.
+ */
+@Injectable()
+export class TokenIssuer implements OnModuleInit {
+  private keys!: SigningKeys;
+  private revocations?: KV;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: IdentityConfig,
+    @Inject(NATS_CONNECTION) private readonly nats: NatsConnection,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @InjectModel(RefreshTokenDocument.name) private readonly refreshTokens: Model<RefreshTokenDocument>,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    this.keys = loadSigningKeys(this.config.JWT_KEYS_DIR, this.config.JWT_ACTIVE_KID, this.config.NODE_ENV !== 'production');
+    this.revocations = await this.nats.jetstream().views.kv(REVOCATION_BUCKET, revocationBucketOptions());
+  }
+
+  publicKeys(): JsonWebKeySet {
+    return { keys: this.keys.all.map((k) => k.publicJwk) };
+  }
+
+  async issue(grant: Grant, withRefreshToken: boolean): Promise<TokenResponse> {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const ttl = this.config.ACCESS_TOKEN_TTL;
+    const claims: Record<string, unknown> = { cid: grant.clientId, tier: grant.tier, scope: grant.scopes.join(' ') };
+    if (grant.uid) claims.uid = grant.uid;
+    if (grant.userId) claims.ep = grant.epoch ?? 0;
+    const jwt = new SignJWT(claims)
+      .setProtectedHeader({ alg: 'EdDSA', kid: this.keys.active.kid, typ: 'at+jwt' })
+      .setIssuer(this.config.TOKEN_ISSUER)
+      .setAudience(this.config.TOKEN_AUDIENCE)
+      .setJti(randomUUID())
+      .setIssuedAt(now)
+      .setExpirationTime(now + ttl);
+    if (grant.userId) jwt.setSubject(grant.userId);
+    const accessToken = await jwt.sign(this.keys.active.privateKey);
+
+    const response: TokenResponse = {
+      access_token: accessToken,
+      token_type: 'Bearer',
+      expires_in: ttl,
+      scope: grant.scopes.join(' '),
+      ...(grant.userId ? { user_id: grant.userId, user_name: grant.uid } : {}),
+    };
+    if (withRefreshToken) response.refresh_token = await this.createRefreshToken(grant, now);
+    return response;
+  }
+
+  private async createRefreshToken(grant: Grant, now: number): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    await this.refreshTokens.create({
+      _id: sha256(token),
+      user_id: grant.userId,
+      client_id: grant.clientId,
+      scopes: grant.scopes,
+      issued_at: new Date(now * 1000),
+      expires_at: new Date((now + this.config.REFRESH_TOKEN_TTL_DAYS * 86400) * 1000),
+    });
+    return token;
+  }
+
+  /**
+   * Claims a refresh token for rotation: it is deleted, so it works exactly once (a second use,
+   * a replay, finds nothing). Returns the stored grant, or null.
+   */
+  async claimRefreshToken(token: string): Promise<RefreshTokenDocument | null> {
+    const id = sha256(token);
+    const stored = await this.refreshTokens.findById(id).lean<RefreshTokenDocument>().exec();
+    if (!stored) return null;
+    const { deletedCount } = await this.refreshTokens.deleteOne({ _id: id }).exec();
+    if (deletedCount !== 1) return null;
+    return stored.expires_at.getTime() > this.clock.now().getTime() ? stored : null;
+  }
+
+  async findRefreshToken(token: string): Promise<RefreshTokenDocument | null> {
+    return this.refreshTokens.findById(sha256(token)).lean<RefreshTokenDocument>().exec();
+  }
+
+  async deleteRefreshToken(token: string): Promise<void> {
+    await this.refreshTokens.deleteOne({ _id: sha256(token) }).exec();
+  }
+
+  /** Revokes one access token (by its id) if it is ours and unexpired; returns whether it was. */
+  async revokeAccessToken(token: string, clientId: string): Promise<boolean> {
+    let claims: ReturnType<typeof decodeJwt>;
+    try {
+      claims = decodeJwt(token);
+    } catch {
+      return false;
+    }
+    if (typeof claims.jti !== 'string' || claims.cid !== clientId) return false;
+    await this.revocations!.put(revokedTokenKey(claims.jti), new TextEncoder().encode(String(claims.exp ?? 0)));
+    return true;
+  }
+
+  /**
+   * Every token the user holds stops working: the caller has raised the user's token epoch to
+   * `epoch`, access tokens of older epochs are refused by the gateways, refresh tokens are deleted.
+   */
+  async revokeAllForUser(userId: string, epoch: number): Promise<void> {
+    await this.revocations!.put(revokedUserKey(userId), new TextEncoder().encode(String(epoch)));
+    await this.refreshTokens.deleteMany({ user_id: userId }).exec();
+  }
+}

@@ -1,0 +1,29 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+
+/** A refresh token, stored by the SHA-256 of its value (the value itself is never stored). */
+@Schema({ collection: 'refresh_tokens', versionKey: false })
+export class RefreshTokenDocument {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop() user_id?: string;
+  @Prop({ required: true }) client_id!: string;
+  @Prop({ type: [String], default: [] }) scopes!: string[];
+  @Prop({ type: Date, required: true }) expires_at!: Date;
+  @Prop({ type: Date, required: true }) issued_at!: Date;
+}
+
+export const RefreshTokenSchema = SchemaFactory.createForClass(RefreshTokenDocument);
+RefreshTokenSchema.index({ user_id: 1 });
+
+/** A one-time authorization code, stored by its hash; claimed by deleting it. */
+@Schema({ collection: 'authorization_codes', versionKey: false })
+export class AuthorizationCodeDocument {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ required: true }) client_id!: string;
+  @Prop({ required: true }) user_id!: string;
+  @Prop({ required: true }) redirect_uri!: string;
+  @Prop({ type: [String], default: [] }) scopes!: string[];
+  @Prop() code_challenge?: string;
+  @Prop({ type: Date, required: true }) expires_at!: Date;
+}
+
+export const AuthorizationCodeSchema = SchemaFactory.createForClass(AuthorizationCodeDocument);

@@ -1,0 +1,105 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { UserRecord } from '@plaza/contracts';
+import { formatTimestamp, KeyedMutex } from '@plaza/platform';
+import { Model } from 'mongoose';
+import { UserDocument, UserNameDocument } from './user.schema';
+
+export type StoredUser = UserDocument;
+
+/**
+ * The users collection and its uid index. Every read is by `_id`; read-modify-write of one user
+ * (friends, login failures) runs under a per-user lock (see KeyedMutex for why).
+ */
+@Injectable()
+export class UsersRepository {
+  readonly lock = new KeyedMutex();
+
+  constructor(
+    @InjectModel(UserDocument.name) private readonly users: Model<UserDocument>,
+    @InjectModel(UserNameDocument.name) private readonly names: Model<UserNameDocument>,
+  ) {}
+
+  async byId(id: string): Promise<StoredUser | null> {
+    return this.users.findById(id).lean<StoredUser>().exec();
+  }
+
+  async byUid(uid: string): Promise<StoredUser | null> {
+    const name = await this.names.findById(uid).lean<UserNameDocument>().exec();
+    if (!name) return null;
+    const user = await this.byId(name.user_id);
+    return user && user.uid === uid ? user : null;
+  }
+
+  /** `:name` in the spec accepts a uid or a numeric id (CONTRACT.md section 2). */
+  async byRef(ref: string): Promise<StoredUser | null> {
+    if (/^\d+$/.test(ref)) {
+      const user = await this.byId(ref);
+      if (user) return user;
+    }
+    return this.byUid(ref);
+  }
+
+  /** Inserts or replaces a user (import), keeping the uid index right when a uid changes. */
+  async upsert(user: StoredUser): Promise<{ previous: StoredUser | null }> {
+    return this.lock.run(user._id, async () => {
+      const previous = await this.byId(user._id);
+      const owner = await this.names.findById(user.uid).lean<UserNameDocument>().exec();
+      if (owner && owner.user_id !== user._id) {
+        const other = await this.byId(owner.user_id);
+        if (other && other.uid === user.uid) throw new Error(`uid ${user.uid} belongs to user ${owner.user_id}`);
+      }
+      await this.names.replaceOne({ _id: user.uid }, { _id: user.uid, user_id: user._id }, { upsert: true }).exec();
+      const merged = { ...user, friend_ids: previous?.friend_ids ?? user.friend_ids ?? [] };
+      await this.users.replaceOne({ _id: user._id }, merged, { upsert: true }).exec();
+      if (previous && previous.uid !== user.uid) await this.names.deleteOne({ _id: previous.uid, user_id: user._id }).exec();
+      return { previous };
+    });
+  }
+
+  async addFriend(userId: string, friendId: string): Promise<void> {
+    await this.lock.run(userId, async () => {
+      await this.users.updateOne({ _id: userId }, { $addToSet: { friend_ids: friendId } }).exec();
+    });
+  }
+
+  async recordLoginFailure(userId: string, lockAfter: number, lockSeconds: number, now: Date): Promise<number> {
+    return this.lock.run(userId, async () => {
+      const user = await this.byId(userId);
+      const failures = (user?.failed_logins ?? 0) + 1;
+      const update: Partial<UserDocument> = { failed_logins: failures };
+      if (failures >= lockAfter) update.locked_until = new Date(now.getTime() + lockSeconds * 1000);
+      await this.users.updateOne({ _id: userId }, { $set: update }).exec();
+      return failures;
+    });
+  }
+
+  async clearLoginFailures(userId: string): Promise<void> {
+    await this.lock.run(userId, async () => {
+      await this.users.updateOne({ _id: userId }, { $set: { failed_logins: 0 }, $unset: { locked_until: 1 } }).exec();
+    });
+  }
+
+  /** Sets a new password and raises the token epoch; returns the new epoch. */
+  async setPassword(userId: string, passwordHash: string): Promise<number> {
+    return this.lock.run(userId, async () => {
+      const user = await this.byId(userId);
+      const epoch = (user?.token_epoch ?? 0) + 1;
+      await this.users.updateOne({ _id: userId }, { $set: { password_hash: passwordHash, token_epoch: epoch } }).exec();
+      return epoch;
+    });
+  }
+}
+
+/** The public record of a user (no hash, no counters). */
+export function toUserRecord(user: StoredUser, timeZone: string): UserRecord {
+  return {
+    id: user._id,
+    uid: user.uid,
+    name: user.name,
+    signature: user.signature ?? '',
+    alt: user.alt,
+    avatar: user.avatar,
+    created: formatTimestamp(new Date(user.created), timeZone),
+  };
+}

@@ -1,0 +1,23 @@
+/** The Simple User of the movie appendix; used for authors of reviews, annotations, notes and comments. */
+export interface SimpleUser {
+  id: string;
+  uid: string;
+  name: string;
+  signature: string;
+  alt: string;
+  avatar: string;
+}
+
+/** The event user shape (spec "Event user list"). */
+export interface EventUser {
+  id: string;
+  uid: string;
+  name: string;
+  alt: string;
+  avatar: string;
+}
+
+/** A full user record as identity knows it (CONTRACT.md section 2). */
+export interface UserRecord extends SimpleUser {
+  created: string;
+}

@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+export * from './errors/error-catalogue';
+export * from './errors/api-error';
+export * from './messaging/define-message';
+export * from './messaging/caller';
+export * from './common/paging';
+export * from './common/user';
+export * from './health/health.messages';
+export * from './cache/cache.events';
+export * from './import/import.messages';
+export * from './identity/identity.messages';
+export * from './validation/validation-errors';
+export * from './common/picture';

@@ -1,0 +1,4 @@
+export * from './sniff';
+export * from './signing';
+export * from './picture-store';
+export * from './picture-urls';

@@ -1,0 +1,83 @@
+import { DynamicModule, Module, Type, ForwardReference } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { getConnectionToken } from '@nestjs/mongoose';
+import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ServiceName } from '@plaza/contracts';
+import type { Connection } from 'mongoose';
+import { hostname } from 'node:os';
+import { ConfigError, loadConfig } from '../config/load-config';
+import { ServiceConfig } from '../config/service-config';
+import { RpcErrorFilter, createMessageValidationPipe } from '../errors/rpc-error.filter';
+import { createHealthController } from '../health/health.controller';
+import { ReadinessRegistry } from '../health/readiness';
+import { createLogger, PinoNestLogger } from '../logging/logger';
+import { mongoModuleFor, pingDatabase } from '../mongo/mongo.module';
+import { DrainingNatsServer } from '../nats/draining-nats.server';
+import { connectNats, isNatsConnected } from '../nats/nats-connection';
+import { PlatformModule } from '../platform.module';
+import { clockFromEnv } from '../time/test-clock';
+import { installGracefulShutdown } from './shutdown';
+
+type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
+
+export interface ServiceDefinition<C extends ServiceConfig> {
+  service: ServiceName;
+  configClass: new () => C;
+  imports: (config: C) => ModuleImport[];
+}
+
+/**
+ * Starts one area service: a NATS microservice (queue group = service name) with its own
+ * database, plus a tiny HTTP server for /health and /ready. Every area's main.ts is one call.
+ */
+export async function bootstrapService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<NestFastifyApplication> {
+  const { service } = definition;
+  let config: C;
+  try {
+    config = loadConfig(definition.configClass);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${service}: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const logger = createLogger(service, config.LOG_LEVEL, config.LOG_FORMAT);
+  const nats = await connectNats(config.NATS_URL, `${service}@${hostname()}:${process.pid}`, logger);
+
+  @Module({})
+  class ServiceRootModule {}
+
+  const root: DynamicModule = {
+    module: ServiceRootModule,
+    imports: [
+      PlatformModule.forRoot({ service, config, logger, nats, clock: clockFromEnv(config) }),
+      mongoModuleFor(service, config),
+      ...definition.imports(config),
+    ],
+    controllers: [createHealthController(service)],
+  };
+
+  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), {
+    logger: new PinoNestLogger(logger.child({ context: 'nest' })),
+  });
+
+  const readiness = app.get(ReadinessRegistry);
+  const connection = app.get<Connection>(getConnectionToken());
+  readiness.register({ name: 'nats', check: async () => isNatsConnected(nats) });
+  readiness.register({ name: 'database', check: () => pingDatabase(connection) });
+
+  // a hybrid app's microservice is initialised at once: global pipes and filters reach it only
+  // when set on the app and inherited
+  app.useGlobalPipes(createMessageValidationPipe());
+  app.useGlobalFilters(new RpcErrorFilter(logger));
+  app.connectMicroservice({ strategy: new DrainingNatsServer(nats, { queue: service, logger }) }, { inheritAppConfig: true });
+
+  await app.startAllMicroservices();
+  await app.listen(config.HEALTH_PORT, config.HEALTH_HOST);
+  const address = app.getHttpServer().address();
+  logger.info({ healthPort: typeof address === 'object' ? address?.port : address }, `${service} service started`);
+
+  installGracefulShutdown(app, nats, logger, readiness, config.SHUTDOWN_GRACE_MS);
+  return app;
+}

@@ -1,0 +1,53 @@
+import { Transform } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+
+/** Configuration every service and the gateway share (names fixed by CONTRACT.md section 1). */
+export class BaseConfig {
+  @IsString() @Matches(/^nats:\/\//, { message: 'NATS_URL must be a nats:// URL' })
+  NATS_URL = 'nats://127.0.0.1:4222';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  PUBLIC_API_URL = 'http://127.0.0.1:8080';
+
+  @IsUrl({ require_tld: false, require_protocol: true })
+  PUBLIC_WEB_URL = 'http://127.0.0.1:8080/web';
+
+  @IsString()
+  SERVICE_TIMEZONE = 'Asia/Shanghai';
+
+  @IsIn(['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'])
+  LOG_LEVEL = 'info';
+
+  @IsIn(['json', 'pretty'])
+  LOG_FORMAT: 'json' | 'pretty' = 'json';
+
+  @IsOptional() @IsIn(['development', 'production', 'test'])
+  NODE_ENV?: string;
+
+  /** How long a process waits for in-flight work after SIGTERM before it exits anyway. */
+  @Transform(({ value }) => Number(value)) @IsInt() @Min(0) @Max(120000)
+  SHUTDOWN_GRACE_MS = 10000;
+}
+
+/** What a NATS microservice with its own database adds. */
+export class ServiceConfig extends BaseConfig {
+  /** Shared connection string; each service uses its own database on it (CONTRACT.md section 1). */
+  @IsString() @Matches(/^mongodb(\+srv)?:\/\//, { message: 'MONGO_URL must be a mongodb:// URL' })
+  MONGO_URL = 'mongodb://127.0.0.1:27017';
+
+  /** Port of the small HTTP server that answers /health and /ready for probes. */
+  @Transform(({ value }) => Number(value)) @IsInt() @Min(0) @Max(65535)
+  HEALTH_PORT = 0;
+
+  @IsString()
+  HEALTH_HOST = '127.0.0.1';
+
+  /** Fail database calls after this long instead of buffering them (a stopped database gives fast 5xx). */
+  @Transform(({ value }) => Number(value)) @IsInt() @Min(100) @Max(60000)
+  MONGO_TIMEOUT_MS = 2000;
+}
+
+/** `<SERVICE>_MONGO_URL` overrides `MONGO_URL` for one service. */
+export function mongoUrlFor(service: string, config: ServiceConfig, env: NodeJS.ProcessEnv = process.env): string {
+  return env[`${service.toUpperCase()}_MONGO_URL`] || config.MONGO_URL;
+}

@@ -1,0 +1,37 @@
+import { Controller, Get, Inject, Res, Type } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { pingMessage, PingRequest, PingResponse } from '@plaza/contracts';
+import type { FastifyReply } from 'fastify';
+import { hostname } from 'node:os';
+import { ReadinessRegistry } from './readiness';
+
+/**
+ * `/health` (the process is up) and `/ready` (its dependencies answer) over HTTP for probes, and
+ * `<service>.v1.health.ping` over NATS for the gateway's own /ready.
+ */
+export function createHealthController(service: string): Type<unknown> {
+  const instance = `${hostname()}:${process.pid}`;
+
+  @Controller()
+  class HealthController {
+    constructor(@Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry) {}
+
+    @Get('health')
+    health() {
+      return { status: 'ok', service, instance, uptime: Math.round(process.uptime()) };
+    }
+
+    @Get('ready')
+    async ready(@Res() reply: FastifyReply) {
+      const report = await this.readiness.report();
+      await reply.status(report.status === 'ok' ? 200 : 503).send({ service, ...report });
+    }
+
+    @MessagePattern(pingMessage(service).subject)
+    async ping(@Payload() request: PingRequest): Promise<PingResponse> {
+      const report = await this.readiness.report(500);
+      return { service, instance, ready: report.status === 'ok', ...(request.echo !== undefined ? { echo: request.echo } : {}) };
+    }
+  }
+  return HealthController;
+}

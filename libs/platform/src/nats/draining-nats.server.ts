@@ -1,0 +1,89 @@
+import { ServerNats } from '@nestjs/microservices';
+import type { NatsConnection, Subscription } from 'nats';
+import type { Logger } from 'pino';
+
+interface DrainingNatsServerOptions {
+  /** Queue group: instances of one service share the work, each message goes to exactly one. */
+  queue: string;
+  logger: Logger;
+}
+
+/**
+ * Nest's NATS server, changed in two ways that matter in production:
+ * - it uses the process's shared connection, so a service's cache invalidations and its replies
+ *   leave on one connection, in order (a client that wrote and then reads never sees stale data);
+ * - on shutdown it drains: it stops taking new messages (queue peers take them), waits for every
+ *   in-flight handler to reply, and only then lets the connection close.
+ */
+export class DrainingNatsServer extends ServerNats {
+  private inFlight = 0;
+  private idleWaiters: Array<() => void> = [];
+  private readonly subs: Subscription[] = [];
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly drainOptions: DrainingNatsServerOptions,
+  ) {
+    super({ queue: drainOptions.queue });
+  }
+
+  override async createNatsClient(): Promise<NatsConnection> {
+    return this.connection;
+  }
+
+  override bindEvents(client: NatsConnection): void {
+    for (const [channel, handler] of this.messageHandlers) {
+      const queue = (handler.extras?.queue as string | undefined) ?? this.drainOptions.queue;
+      const callback = this.getMessageHandler(channel).bind(this);
+      this.subs.push(client.subscribe(channel, { queue, callback }));
+    }
+  }
+
+  override async handleMessage(channel: string, natsMsg: { reply?: string }): Promise<unknown> {
+    const tracked = Boolean(natsMsg.reply);
+    if (tracked) this.inFlight++;
+    try {
+      return await super.handleMessage(channel, natsMsg);
+    } catch (err) {
+      if (tracked) this.finished();
+      this.drainOptions.logger.error({ err, channel }, 'message could not be handled');
+      return undefined;
+    }
+  }
+
+  override getPublisher(natsMsg: unknown, id: string, ctx: never): (response: { isDisposed?: boolean; status?: string }) => unknown {
+    const publish = super.getPublisher(natsMsg, id, ctx);
+    return (response) => {
+      const result = publish(response);
+      if (response.isDisposed || response.status === 'error') this.finished();
+      return result;
+    };
+  }
+
+  get inFlightCount(): number {
+    return this.inFlight;
+  }
+
+  override async close(): Promise<void> {
+    const started = Date.now();
+    // drain() unsubscribes and still delivers what the server already routed to us
+    await Promise.allSettled(this.subs.map((s) => s.drain()));
+    this.subs.length = 0;
+    await this.waitForIdle();
+    this.drainOptions.logger.info({ ms: Date.now() - started }, 'nats subscriptions drained');
+  }
+
+  private finished(): void {
+    this.inFlight = Math.max(0, this.inFlight - 1);
+    if (this.inFlight === 0) {
+      const waiters = this.idleWaiters;
+      this.idleWaiters = [];
+      waiters.forEach((w) => w());
+    }
+  }
+
+  private waitForIdle(): Promise<void> {
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+}

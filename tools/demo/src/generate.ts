@@ -1,0 +1,26 @@
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { AreaGenerator, CatalogueSize, DEMO_SIZE } from './catalogue';
+import { identityGenerator } from './generators/identity';
+import { Random } from './random';
+
+/** Every area's generator, in import order. Each area adds its own here. */
+export const GENERATORS: Record<string, AreaGenerator> = {
+  identity: identityGenerator,
+};
+
+/** Writes the catalogue as NDJSON (the import format of CONTRACT.md section 6); returns counts per kind. */
+export async function writeCatalogue(path: string, size: CatalogueSize = DEMO_SIZE, seed = 20261122): Promise<Record<string, number>> {
+  const out = createWriteStream(path, { encoding: 'utf8' });
+  const counts: Record<string, number> = {};
+  const root = new Random(seed);
+  for (const [area, generate] of Object.entries(GENERATORS)) {
+    for (const record of generate(root.fork(area), size)) {
+      counts[record.kind] = (counts[record.kind] ?? 0) + 1;
+      if (!out.write(`${JSON.stringify(record)}\n`)) await once(out, 'drain');
+    }
+  }
+  out.end();
+  await once(out, 'finish');
+  return counts;
+}

@@ -1,0 +1,148 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { MongoClient } from 'mongodb';
+import { ensureFerretDb, ensureNatsServer, which } from './engines';
+import { Stack } from './stack';
+import { dataDir, workspaceRoot } from './paths';
+import { portAcceptsConnections } from './processes';
+
+const say = (line = '') => process.stdout.write(`${line}\n`);
+
+function databaseName(url: string, fallback: string): string {
+  const path = url.split('?')[0].replace(/^mongodb(\+srv)?:\/\/[^/]*/, '').replace(/^\//, '');
+  return path || fallback;
+}
+
+async function identityIsEmpty(mongoUrl: string): Promise<boolean> {
+  const url = process.env.IDENTITY_MONGO_URL || mongoUrl;
+  const client = await MongoClient.connect(url, { serverSelectionTimeoutMS: 5000 });
+  try {
+    return (await client.db(databaseName(url, 'identity')).collection('users').estimatedDocumentCount()) === 0;
+  } finally {
+    await client.close();
+  }
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, cwd: workspaceRoot() });
+    child.on('exit', (code) => resolve(code ?? 1));
+  });
+}
+
+async function ensurePortFree(port: number, name: string, variable: string): Promise<void> {
+  if (await portAcceptsConnections(port)) {
+    throw new Error(`port ${port} (${name}) is already in use: stop what uses it, or set ${variable}`);
+  }
+}
+
+/** `npm start`: engines, services and gateway as separate processes; demo data on first run. */
+async function start(): Promise<void> {
+  const dir = dataDir();
+  mkdirSync(dir, { recursive: true });
+  const port = Number(process.env.PORT || 8080);
+  const natsPort = Number(process.env.NATS_PORT || 4222);
+  const mongoPort = Number(process.env.MONGO_PORT || 27017);
+  await ensurePortFree(port, 'gateway', 'PORT');
+  if (!process.env.NATS_URL) await ensurePortFree(natsPort, 'NATS', 'NATS_PORT or NATS_URL');
+  if (!process.env.MONGO_URL) await ensurePortFree(mongoPort, 'database', 'MONGO_PORT or MONGO_URL');
+
+  const started = Date.now();
+  say('starting the engines, the services and the gateway...');
+  const stack = await Stack.start({
+    dataDir: dir,
+    gatewayPort: port,
+    gatewayHost: process.env.HOST || '127.0.0.1',
+    natsPort,
+    mongoPort,
+    mongoUrl: process.env.MONGO_URL || undefined,
+    natsUrl: process.env.NATS_URL || undefined,
+    log: (line) => say(line),
+  });
+  say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${Object.entries(stack.versions()).map(([k, v]) => `${k} ${v}`).join(', ')})`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    say('\nstopping...');
+    await stack.stop();
+    say('stopped.');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  const demo = await import('@plaza/demo');
+  if (await identityIsEmpty(stack.mongoUrl)) {
+    const file = join(dir, 'demo-catalogue.ndjson');
+    say('empty database: generating and loading the demo catalogue...');
+    const counts = await demo.writeCatalogue(file);
+    say(`  ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    const code = await run(process.execPath, [join(workspaceRoot(), 'apps/importer/dist/main.js'), file], { NATS_URL: stack.natsUrl });
+    if (code !== 0) say(`the demo import reported problems (exit ${code}); the stack keeps running`);
+  }
+
+  say('');
+  say(`Plaza API is up at ${stack.baseUrl}/v2   (health: ${stack.baseUrl}/ready)`);
+  say(`Demo users (password "${demo.DEMO_PASSWORD}"): ${demo.DEMO_USERS.map((u) => `${u.uid} (id ${u.id})`).join(', ')}`);
+  say('Demo apps:');
+  for (const app of demo.DEMO_APPS) {
+    const secret = 'client_secret' in app ? `secret ${app.client_secret}` : 'public client, use PKCE';
+    say(`  ${app.client_id.padEnd(14)} tier ${app.tier.padEnd(8)} ${secret}`);
+  }
+  say('Try:');
+  say(`  curl -s -d grant_type=password -d client_id=demo-premium -d client_secret=demo-premium-secret -d username=${demo.DEMO_USERS[0].uid} -d password=${demo.DEMO_PASSWORD} ${stack.baseUrl}/auth2/token`);
+  say(`  curl -s '${stack.baseUrl}/v2/book/search?q=%E6%98%A5%E5%A4%A9&count=2'`);
+  say(`Logs: ${join(dir, 'logs')}   Data: ${dir}   Press Ctrl-C to stop.`);
+}
+
+/** Installs what the tests and `npm start` need into .tools (once; later runs reuse it). */
+async function setup(): Promise<void> {
+  if (!process.env.NATS_URL) say(`nats-server: ${ensureNatsServer(say)}`);
+  if (!process.env.MONGO_URL) say(`database: ${which('mongod') ?? ensureFerretDb(say)}`);
+}
+
+interface Step {
+  name: string;
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  optional?: () => string | undefined;
+}
+
+/** `npm test`: every test tier in order, with a summary. PLAZA_TEST_STEPS=unit,e2e runs a subset. */
+async function test(): Promise<void> {
+  const root = workspaceRoot();
+  const jest = join(root, 'node_modules/jest/bin/jest.js');
+  const steps: Step[] = [
+    { name: 'setup', command: process.execPath, args: [join(root, 'tools/stack/dist/cli.js'), 'setup'] },
+    { name: 'lint', command: process.execPath, args: [join(root, 'node_modules/eslint/bin/eslint.js'), 'apps', 'libs', 'tools'] },
+    { name: 'unit', command: process.execPath, args: [jest, '-c', join(root, 'jest.config.js')] },
+    { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
+  ];
+  const only = process.env.PLAZA_TEST_STEPS?.split(',').map((s) => s.trim());
+  const results: Array<{ name: string; code: number; seconds: number }> = [];
+  for (const step of steps) {
+    if (only && !only.includes(step.name)) continue;
+    say(`\n=== ${step.name} ===`);
+    const t = Date.now();
+    const code = await run(step.command, step.args, step.env);
+    results.push({ name: step.name, code, seconds: Math.round((Date.now() - t) / 1000) });
+  }
+  say('\n=== summary ===');
+  for (const r of results) say(`${r.code === 0 ? 'PASS' : 'FAIL'}  ${r.name.padEnd(10)} ${r.seconds}s`);
+  process.exit(results.every((r) => r.code === 0) ? 0 : 1);
+}
+
+const command = process.argv[2];
+const commands: Record<string, () => Promise<void>> = { start, test, setup };
+if (!commands[command]) {
+  process.stderr.write('usage: cli.js start|test|setup\n');
+  process.exit(2);
+}
+commands[command]().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).message}\n`);
+  process.exit(1);
+});

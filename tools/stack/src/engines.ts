@@ -1,0 +1,94 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { toolsBin, toolsDir } from './paths';
+
+/** Pinned engine versions (docs/ENGINES.md explains the choice). */
+export const FERRETDB_VERSION = 'v1.24.0';
+export const NATS_SERVER_VERSION = 'v2.12.15';
+export const KUBECONFORM_VERSION = 'v0.7.0';
+
+export type Log = (line: string) => void;
+
+export function which(command: string): string | undefined {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, command);
+    if (dir && existsSync(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+function run(cmd: string, args: string[], opts: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): string {
+  const result = spawnSync(cmd, args, { cwd: opts.cwd, env: { ...process.env, ...opts.env }, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`command failed: ${cmd} ${args.join(' ')}\n${result.stderr || result.stdout || result.error?.message}`);
+  }
+  return result.stdout;
+}
+
+function requireGo(): string {
+  const go = which('go');
+  if (!go) throw new Error('Go is needed to install the local engines (https://go.dev/dl); or set MONGO_URL and NATS_URL');
+  return go;
+}
+
+/**
+ * nats-server: on PATH, else in .tools/bin, else `go install` it there.
+ */
+export function ensureNatsServer(log: Log): string {
+  const onPath = which('nats-server');
+  if (onPath) return onPath;
+  const local = join(toolsBin(), 'nats-server');
+  if (existsSync(local)) return local;
+  log(`installing nats-server ${NATS_SERVER_VERSION} with go install (one time)...`);
+  mkdirSync(toolsBin(), { recursive: true });
+  run(requireGo(), ['install', `github.com/nats-io/nats-server/v2@${NATS_SERVER_VERSION}`], { env: { GOBIN: toolsBin() } });
+  return local;
+}
+
+/**
+ * FerretDB 1.24 with its SQLite backend. `go install …@v1.24.0` cannot be used as is: the module
+ * proxy refuses the `@v/list` query that `go install` makes for deprecation notices, and a build
+ * outside FerretDB's own tooling panics at start for want of `build/version/version.txt`. So we
+ * fetch the exact module version from the proxy (checksummed by sum.golang.org), add that
+ * version file, and `go build` it into .tools/bin.
+ */
+export function ensureFerretDb(log: Log): string {
+  const onPath = which('ferretdb');
+  if (onPath) return onPath;
+  const local = join(toolsBin(), 'ferretdb');
+  if (existsSync(local)) return local;
+  const go = requireGo();
+  log(`building FerretDB ${FERRETDB_VERSION} from the Go module proxy (one time, about two minutes)...`);
+  const info = JSON.parse(run(go, ['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_VERSION}`])) as { Dir: string };
+  const src = join(toolsDir(), 'src', `ferretdb-${FERRETDB_VERSION}`);
+  rmSync(src, { recursive: true, force: true });
+  mkdirSync(join(toolsDir(), 'src'), { recursive: true });
+  cpSync(info.Dir, src, { recursive: true });
+  execFileSync('chmod', ['-R', 'u+w', src]);
+  writeFileSync(join(src, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
+  mkdirSync(toolsBin(), { recursive: true });
+  run(go, ['build', '-trimpath', '-o', local, './cmd/ferretdb'], { cwd: src, env: { CGO_ENABLED: '0' } });
+  chmodSync(local, 0o755);
+  rmSync(src, { recursive: true, force: true });
+  return local;
+}
+
+/** kubeconform, for validating the Kubernetes manifests in CI. */
+export function ensureKubeconform(log: Log): string {
+  const onPath = which('kubeconform');
+  if (onPath) return onPath;
+  const local = join(toolsBin(), 'kubeconform');
+  if (existsSync(local)) return local;
+  log(`installing kubeconform ${KUBECONFORM_VERSION} with go install (one time)...`);
+  mkdirSync(toolsBin(), { recursive: true });
+  run(requireGo(), ['install', `github.com/yannh/kubeconform/cmd/kubeconform@${KUBECONFORM_VERSION}`], { env: { GOBIN: toolsBin() } });
+  return local;
+}
+
+export function engineVersion(binary: string): string {
+  const out = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+  const text = `${out.stdout ?? ''}${out.stderr ?? ''}`;
+  const m = /v?\d+\.\d+\.\d+/.exec(text);
+  return m ? m[0] : 'unknown';
+}

@@ -1,0 +1,4 @@
+export * from './paths';
+export * from './engines';
+export * from './processes';
+export * from './stack';

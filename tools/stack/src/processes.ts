@@ -1,0 +1,143 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createWriteStream, mkdirSync, readFileSync, WriteStream } from 'node:fs';
+import { createServer, Socket } from 'node:net';
+import { dirname } from 'node:path';
+
+export interface ProcessSpec {
+  command: string;
+  args: string[];
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  logFile: string;
+}
+
+/** A child process whose output goes to a log file, which can be stopped gracefully or killed. */
+export class ManagedProcess {
+  private child?: ChildProcess;
+  private log?: WriteStream;
+  private exitPromise?: Promise<number | null>;
+  lastExitCode: number | null | undefined;
+
+  constructor(readonly name: string, readonly spec: ProcessSpec) {}
+
+  start(): this {
+    if (this.running) return this;
+    mkdirSync(dirname(this.spec.logFile), { recursive: true });
+    this.log = createWriteStream(this.spec.logFile, { flags: 'a' });
+    const child = spawn(this.spec.command, this.spec.args, {
+      cwd: this.spec.cwd,
+      env: { ...process.env, ...this.spec.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child = child;
+    child.stdout?.pipe(this.log, { end: false });
+    child.stderr?.pipe(this.log, { end: false });
+    this.lastExitCode = undefined;
+    this.exitPromise = new Promise((resolve) => {
+      child.once('exit', (code, signal) => {
+        this.lastExitCode = code ?? (signal ? null : code);
+        this.log?.write(`\n[stack] ${this.name} exited code=${code} signal=${signal}\n`);
+        resolve(code);
+      });
+      child.once('error', (err) => {
+        this.log?.write(`\n[stack] ${this.name} failed to start: ${err.message}\n`);
+        resolve(null);
+      });
+    });
+    return this;
+  }
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  get running(): boolean {
+    return Boolean(this.child && this.child.exitCode === null && this.child.signalCode === null);
+  }
+
+  /** Resolves with the exit code once the process has ended. */
+  exited(): Promise<number | null> {
+    return this.exitPromise ?? Promise.resolve(this.lastExitCode ?? null);
+  }
+
+  /** SIGTERM, then SIGKILL after `timeoutMs`. Resolves with the exit code (null when killed). */
+  async stop(timeoutMs = 15_000): Promise<number | null> {
+    if (!this.running) return this.lastExitCode ?? null;
+    this.child!.kill('SIGTERM');
+    const timer = setTimeout(() => this.child?.kill('SIGKILL'), timeoutMs);
+    const code = await this.exited();
+    clearTimeout(timer);
+    return code;
+  }
+
+  /** Sudden death (SIGKILL), as a crash or an OOM kill would do. */
+  async kill(): Promise<void> {
+    if (!this.running) return;
+    this.child!.kill('SIGKILL');
+    await this.exited();
+  }
+
+  signal(sig: NodeJS.Signals): void {
+    this.child?.kill(sig);
+  }
+
+  tail(lines = 30): string {
+    try {
+      return readFileSync(this.spec.logFile, 'utf8').split('\n').slice(-lines).join('\n');
+    } catch {
+      return '';
+    }
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = new Socket();
+    socket.setTimeout(500);
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(false));
+    socket.connect(port, host);
+  });
+}
+
+export async function waitFor(
+  description: string,
+  condition: () => Promise<boolean>,
+  timeoutMs: number,
+  failFast?: () => string | undefined,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await condition().catch(() => false)) return;
+    const failure = failFast?.();
+    if (failure) throw new Error(`${description}: ${failure}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
+}
+
+export async function httpStatus(url: string, timeoutMs = 1000): Promise<number> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  await response.arrayBuffer();
+  return response.status;
+}

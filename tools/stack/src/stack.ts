@@ -1,0 +1,269 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { engineVersion, ensureFerretDb, ensureNatsServer, Log, which } from './engines';
+import { workspaceRoot } from './paths';
+import { freePort, httpStatus, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
+
+export const SERVICES = ['identity', 'book', 'movie', 'note', 'event'] as const;
+export type ServiceApp = (typeof SERVICES)[number];
+export type AppName = ServiceApp | 'gateway';
+
+export interface StackOptions {
+  /** Engine data, keys and logs live here. */
+  dataDir: string;
+  /** Gateway port; 0 picks a free one. */
+  gatewayPort?: number;
+  gatewayHost?: string;
+  /** Ports for the local engines and health servers; 0 (the default) picks free ones. */
+  natsPort?: number;
+  mongoPort?: number;
+  /** Use these engines instead of starting local ones. */
+  mongoUrl?: string;
+  natsUrl?: string;
+  /** Extra environment for every app, and per app. */
+  env?: Record<string, string>;
+  appEnv?: Partial<Record<AppName, Record<string, string>>>;
+  /** How many instances of each service to run (default 1). */
+  instances?: Partial<Record<ServiceApp, number>>;
+  log?: Log;
+  readyTimeoutMs?: number;
+}
+
+interface EngineProcess {
+  process: ManagedProcess;
+  port: number;
+  version: string;
+  kind: string;
+}
+
+/**
+ * The whole system as separate processes: the engines (unless external ones are given), every
+ * service and the gateway. `npm start`, the e2e tests and the benchmark all use this one class,
+ * so what the tests exercise is what operators run.
+ */
+export class Stack {
+  readonly apps = new Map<string, ManagedProcess>();
+  readonly extraGateways: Array<{ process: ManagedProcess; baseUrl: string }> = [];
+  mongo?: EngineProcess;
+  nats?: EngineProcess;
+  mongoUrl!: string;
+  natsUrl!: string;
+  baseUrl!: string;
+  gatewayPort!: number;
+  private secrets!: Record<string, string>;
+  private readonly log: Log;
+
+  private constructor(readonly options: StackOptions) {
+    this.log = options.log ?? (() => undefined);
+  }
+
+  static async start(options: StackOptions): Promise<Stack> {
+    const stack = new Stack(options);
+    try {
+      await stack.boot();
+    } catch (err) {
+      await stack.stop().catch(() => undefined);
+      throw err;
+    }
+    return stack;
+  }
+
+  private get logDir() {
+    return join(this.options.dataDir, 'logs');
+  }
+
+  private async boot(): Promise<void> {
+    mkdirSync(this.options.dataDir, { recursive: true });
+    this.secrets = this.loadSecrets();
+    await Promise.all([this.startMongo(), this.startNats()]);
+    this.gatewayPort = this.options.gatewayPort || (await freePort());
+    const host = this.options.gatewayHost ?? '127.0.0.1';
+    this.baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${this.gatewayPort}`;
+
+    for (const service of SERVICES) {
+      const count = this.options.instances?.[service] ?? 1;
+      for (let i = 0; i < count; i++) await this.startService(service, i);
+    }
+    this.apps.set('gateway', this.gatewayProcess(this.gatewayPort, host, this.options.appEnv?.gateway ?? {}, 'gateway').start());
+    await this.waitReady(this.baseUrl, this.options.readyTimeoutMs ?? 60_000);
+  }
+
+  /** Secrets shared by the apps, made once per data folder so that restarts keep them. */
+  private loadSecrets(): Record<string, string> {
+    const file = join(this.options.dataDir, 'secrets.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+    const secrets = { PICTURE_SIGNING_KEY: randomBytes(32).toString('base64url') };
+    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    return secrets;
+  }
+
+  private async startMongo(): Promise<void> {
+    if (this.options.mongoUrl) {
+      this.mongoUrl = this.options.mongoUrl;
+      return;
+    }
+    const port = this.options.mongoPort || (await freePort());
+    const mongod = which('mongod');
+    let proc: ManagedProcess;
+    let kind: string;
+    let binary: string;
+    if (mongod) {
+      binary = mongod;
+      kind = 'mongod';
+      const dbPath = join(this.options.dataDir, 'mongod');
+      mkdirSync(dbPath, { recursive: true });
+      proc = new ManagedProcess('mongod', {
+        command: mongod,
+        args: ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'],
+        logFile: join(this.logDir, 'mongod.log'),
+      });
+    } else {
+      binary = ensureFerretDb(this.log);
+      kind = 'ferretdb';
+      const dir = join(this.options.dataDir, 'ferretdb');
+      mkdirSync(dir, { recursive: true });
+      proc = new ManagedProcess('ferretdb', {
+        command: binary,
+        args: [
+          '--handler=sqlite',
+          // immediate transactions: concurrent writers queue on the busy timeout instead of failing with SQLITE_BUSY
+          `--sqlite-url=file:${dir}/?_txlock=immediate`,
+          `--listen-addr=127.0.0.1:${port}`,
+          '--debug-addr=-',
+          '--telemetry=disable',
+          '--log-level=warn',
+          `--state-dir=${dir}`,
+        ],
+        logFile: join(this.logDir, 'ferretdb.log'),
+      });
+    }
+    proc.start();
+    await waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), 30_000, () =>
+      proc.running ? undefined : `${kind} exited:\n${proc.tail()}`,
+    );
+    this.mongo = { process: proc, port, version: engineVersion(binary), kind };
+    this.mongoUrl = `mongodb://127.0.0.1:${port}`;
+  }
+
+  private async startNats(): Promise<void> {
+    if (this.options.natsUrl) {
+      this.natsUrl = this.options.natsUrl;
+      return;
+    }
+    const binary = ensureNatsServer(this.log);
+    const port = this.options.natsPort || (await freePort());
+    const storeDir = join(this.options.dataDir, 'nats');
+    mkdirSync(storeDir, { recursive: true });
+    const proc = new ManagedProcess('nats', {
+      command: binary,
+      args: ['-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', 'plaza-local'],
+      logFile: join(this.logDir, 'nats.log'),
+    });
+    proc.start();
+    await waitFor(`nats-server on port ${port}`, () => portAcceptsConnections(port), 30_000, () =>
+      proc.running ? undefined : `nats-server exited:\n${proc.tail()}`,
+    );
+    this.nats = { process: proc, port, version: engineVersion(binary), kind: 'nats-server' };
+    this.natsUrl = `nats://127.0.0.1:${port}`;
+  }
+
+  /** Environment every app gets. */
+  commonEnv(): Record<string, string> {
+    return {
+      NATS_URL: this.natsUrl,
+      MONGO_URL: this.mongoUrl,
+      PUBLIC_API_URL: this.baseUrl,
+      PUBLIC_WEB_URL: `${this.baseUrl}/web`,
+      LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+      NODE_ENV: process.env.NODE_ENV || 'development',
+      ...this.secrets,
+      ...this.options.env,
+    };
+  }
+
+  private entryPoint(app: AppName): string {
+    return join(workspaceRoot(), 'apps', app, 'dist', 'main.js');
+  }
+
+  private async startService(service: ServiceApp, index: number): Promise<ManagedProcess> {
+    const name = index === 0 ? service : `${service}-${index}`;
+    const healthPort = await freePort();
+    const extra: Record<string, string> = service === 'identity' ? { JWT_KEYS_DIR: join(this.options.dataDir, 'keys') } : {};
+    const proc = new ManagedProcess(name, {
+      command: process.execPath,
+      args: ['--enable-source-maps', this.entryPoint(service)],
+      env: { ...this.commonEnv(), HEALTH_PORT: String(healthPort), ...extra, ...this.options.appEnv?.[service] },
+      logFile: join(this.logDir, `${name}.log`),
+    });
+    (proc as ManagedProcess & { healthPort?: number }).healthPort = healthPort;
+    this.apps.set(name, proc.start());
+    return proc;
+  }
+
+  private gatewayProcess(port: number, host: string, env: Record<string, string>, name: string): ManagedProcess {
+    return new ManagedProcess(name, {
+      command: process.execPath,
+      args: ['--enable-source-maps', this.entryPoint('gateway')],
+      env: { ...this.commonEnv(), PORT: String(port), HOST: host, ...env },
+      logFile: join(this.logDir, `${name}.log`),
+    });
+  }
+
+  /** Waits until a gateway's /ready answers 200, failing early with the log of any app that died. */
+  async waitReady(baseUrl = this.baseUrl, timeoutMs = 60_000): Promise<void> {
+    await waitFor(`${baseUrl}/ready`, async () => (await httpStatus(`${baseUrl}/ready`)) === 200, timeoutMs, () => {
+      for (const [name, proc] of this.apps) {
+        if (!proc.running && proc.lastExitCode !== undefined) return `${name} exited with ${proc.lastExitCode}:\n${proc.tail(40)}`;
+      }
+      return undefined;
+    });
+  }
+
+  /** Another gateway replica on the same engines and services (rate-limit and scaling tests). */
+  async startExtraGateway(env: Record<string, string> = {}): Promise<{ process: ManagedProcess; baseUrl: string }> {
+    const port = await freePort();
+    const name = `gateway-${this.extraGateways.length + 1}`;
+    const proc = this.gatewayProcess(port, '127.0.0.1', env, name).start();
+    this.apps.set(name, proc);
+    const entry = { process: proc, baseUrl: `http://127.0.0.1:${port}` };
+    this.extraGateways.push(entry);
+    await this.waitReady(entry.baseUrl);
+    return entry;
+  }
+
+  /** Starts one more instance of a service (queue-group tests). */
+  async addServiceInstance(service: ServiceApp): Promise<ManagedProcess> {
+    let index = 1;
+    while (this.apps.has(`${service}-${index}`)) index++;
+    return this.startService(service, index);
+  }
+
+  app(name: string): ManagedProcess {
+    const proc = this.apps.get(name);
+    if (!proc) throw new Error(`no app named ${name}`);
+    return proc;
+  }
+
+  healthPort(name: string): number | undefined {
+    return (this.apps.get(name) as (ManagedProcess & { healthPort?: number }) | undefined)?.healthPort;
+  }
+
+  /** Versions of what runs, for reports. */
+  versions(): Record<string, string> {
+    return {
+      node: process.version,
+      ...(this.mongo ? { [this.mongo.kind]: this.mongo.version } : { mongo: 'external' }),
+      ...(this.nats ? { 'nats-server': this.nats.version } : { nats: 'external' }),
+    };
+  }
+
+  /** Stops everything it started: gateways first, then services, then the engines. */
+  async stop(): Promise<void> {
+    const gateways = [...this.apps.entries()].filter(([n]) => n.startsWith('gateway')).map(([, p]) => p);
+    const services = [...this.apps.entries()].filter(([n]) => !n.startsWith('gateway')).map(([, p]) => p);
+    await Promise.all(gateways.map((p) => p.stop()));
+    await Promise.all(services.map((p) => p.stop()));
+    await Promise.all([this.nats?.process.stop(), this.mongo?.process.stop()]);
+  }
+}
