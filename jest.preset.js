@@ -23,8 +23,8 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@plaza/(contracts|platform|pictures)$': path.join(root, 'libs/$1/src'),
-    '^@plaza/stack$': path.join(root, 'tools/stack/src'),
+    '^@plaza/(contracts|platform|pictures|search)$': path.join(root, 'libs/$1/src'),
+    '^@plaza/(stack|demo)$': path.join(root, 'tools/$1/src'),
   },
   clearMocks: true,
 };

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
-import { bootstrapService, ServiceConfig } from '@plaza/platform';
+import { bootstrapService } from '@plaza/platform';
+import { BookConfig } from './config/book.config';
+import { BookModule } from './book.module';
 
-void bootstrapService({ service: 'book', configClass: ServiceConfig, imports: () => [] });
+void bootstrapService({ service: 'book', configClass: BookConfig, imports: () => [BookModule] });

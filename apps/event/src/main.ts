@@ -1,4 +1,6 @@
 import 'reflect-metadata';
-import { bootstrapService, ServiceConfig } from '@plaza/platform';
+import { bootstrapService } from '@plaza/platform';
+import { EventConfig } from './config/event.config';
+import { EventModule } from './event.module';
 
-void bootstrapService({ service: 'event', configClass: ServiceConfig, imports: () => [] });
+void bootstrapService({ service: 'event', configClass: EventConfig, imports: () => [EventModule] });

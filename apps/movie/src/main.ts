@@ -1,4 +1,6 @@
 import 'reflect-metadata';
-import { bootstrapService, ServiceConfig } from '@plaza/platform';
+import { bootstrapService } from '@plaza/platform';
+import { MovieConfig } from './config/movie.config';
+import { MovieModule } from './movie.module';
 
-void bootstrapService({ service: 'movie', configClass: ServiceConfig, imports: () => [] });
+void bootstrapService({ service: 'movie', configClass: MovieConfig, imports: () => [MovieModule] });

@@ -1,4 +1,6 @@
 import 'reflect-metadata';
-import { bootstrapService, ServiceConfig } from '@plaza/platform';
+import { bootstrapService } from '@plaza/platform';
+import { NoteConfig } from './config/note.config';
+import { NoteModule } from './note.module';
 
-void bootstrapService({ service: 'note', configClass: ServiceConfig, imports: () => [] });
+void bootstrapService({ service: 'note', configClass: NoteConfig, imports: () => [NoteModule] });

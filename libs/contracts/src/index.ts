@@ -11,3 +11,7 @@ export * from './import/import.messages';
 export * from './identity/identity.messages';
 export * from './validation/validation-errors';
 export * from './common/picture';
+export * from './book';
+export * from './movie';
+export * from './note';
+export * from './event';

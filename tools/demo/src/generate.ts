@@ -1,12 +1,18 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { AreaGenerator, CatalogueSize, DEMO_SIZE } from './catalogue';
+import { bookGenerator } from './generators/book';
+import { eventGenerator } from './generators/event';
 import { identityGenerator } from './generators/identity';
+import { movieGenerator } from './generators/movie';
 import { Random } from './random';
 
 /** Every area's generator, in import order. Each area adds its own here. */
 export const GENERATORS: Record<string, AreaGenerator> = {
   identity: identityGenerator,
+  book: bookGenerator,
+  movie: movieGenerator,
+  event: eventGenerator,
 };
 
 /** Writes the catalogue as NDJSON (the import format of CONTRACT.md section 6); returns counts per kind. */

@@ -1,10 +1,10 @@
 import { Stack } from '@plaza/stack';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CROWD_SIZE, crowd, PASSWORD } from './fixtures';
-import { STACK_INFO_FILE } from './stack-info';
+import { STACK_INFO_ENV } from './stack-info';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
@@ -44,10 +44,10 @@ export default async function globalSetup(): Promise<void> {
   const files = readdirSync(fixtures).filter((f) => f.endsWith('.ndjson')).sort((a, b) => (a === 'platform.ndjson' ? -1 : b === 'platform.ndjson' ? 1 : a.localeCompare(b)));
   for (const file of [...files.map((f) => join(fixtures, f)), crowdFile]) runImporter(stack, file);
 
-  mkdirSync(join(STACK_INFO_FILE, '..'), { recursive: true });
+  const stackFile = join(dataDir, 'stack.json');
   const secrets = JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8')) as Record<string, string>;
   writeFileSync(
-    STACK_INFO_FILE,
+    stackFile,
     JSON.stringify({
       baseUrl: stack.baseUrl,
       natsUrl: stack.natsUrl,
@@ -57,5 +57,7 @@ export default async function globalSetup(): Promise<void> {
       versions: stack.versions(),
     }, null, 2),
   );
+  // workers are forked after global setup and inherit this
+  process.env[STACK_INFO_ENV] = stackFile;
   process.stdout.write(`\n[e2e] stack ready at ${stack.baseUrl} in ${Date.now() - started} ms (${JSON.stringify(stack.versions())}); logs in ${dataDir}/logs\n`);
 }

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 export interface StackInfo {
   baseUrl: string;
@@ -10,15 +9,17 @@ export interface StackInfo {
   versions: Record<string, string>;
 }
 
-export const STACK_INFO_FILE = join(__dirname, '..', '..', '..', '..', 'tmp', 'e2e', 'stack.json');
+/** Set by global setup for this run's workers, so concurrent runs never read each other's stack. */
+export const STACK_INFO_ENV = 'PLAZA_E2E_STACK_FILE';
 
 let cached: StackInfo | undefined;
 
 /** Where the stack started by global setup listens (written by global-setup.ts). */
 export function stackInfo(): StackInfo {
   if (!cached) {
-    if (!existsSync(STACK_INFO_FILE)) throw new Error('the e2e stack is not running (global setup did not run)');
-    cached = JSON.parse(readFileSync(STACK_INFO_FILE, 'utf8')) as StackInfo;
+    const file = process.env[STACK_INFO_ENV];
+    if (!file || !existsSync(file)) throw new Error('the e2e stack is not running (global setup did not run)');
+    cached = JSON.parse(readFileSync(file, 'utf8')) as StackInfo;
   }
   return cached;
 }

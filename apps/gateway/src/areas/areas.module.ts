@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { BookAreaModule } from './book/book-area.module';
+import { EventAreaModule } from './event/event-area.module';
+import { MovieAreaModule } from './movie/movie-area.module';
+import { NoteAreaModule } from './note/note-area.module';
 
 /** The HTTP face of each area: thin controllers that validate input and forward over NATS. */
-@Module({
-  imports: [],
-})
+@Module({ imports: [BookAreaModule, MovieAreaModule, NoteAreaModule, EventAreaModule] })
 export class AreasModule {}

@@ -1,0 +1,5 @@
+import { Module } from '@nestjs/common';
+
+/** The HTTP face of the note area: thin controllers that validate input and forward over NATS. */
+@Module({ controllers: [] })
+export class NoteAreaModule {}

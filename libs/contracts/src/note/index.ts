@@ -1,0 +1,2 @@
+// Message contracts, DTOs and response shapes of the note area.
+export {};
