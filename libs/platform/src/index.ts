@@ -18,3 +18,4 @@ export * from './bootstrap/bootstrap-service';
 export * from './platform.module';
 export * from './nats/buckets';
 export * from './import/import-runner';
+export * from './mongo/sequences';

@@ -19,8 +19,15 @@ export interface CachePolicy {
   ttlSeconds: number;
   /** Areas whose import or write invalidates it; plus per-resource tags from the params. */
   area: 'book' | 'movie' | 'event';
-  tags?: (params: Record<string, string>) => string[];
+  /** Tags from the path parameters and the answer (a search result is tagged with each book it lists). */
+  tags?: (params: Record<string, string>, body: unknown) => string[];
 }
+
+/** Tags `<prefix><id>` for each element of a list answer, e.g. `book:<id>` for every book of a search. */
+export const tagsOfList = (listKey: string, prefix: string) => (_: Record<string, string>, body: unknown): string[] => {
+  const items = (body as Record<string, unknown> | undefined)?.[listKey];
+  return Array.isArray(items) ? items.map((item) => `${prefix}${(item as { id?: unknown }).id}`) : [];
+};
 
 export interface EndpointDefinition {
   method: HttpMethod;
@@ -67,7 +74,7 @@ export const Endpoints = {
   bookByIsbn: { method: 'GET', path: '/v2/book/isbn/:name', scope: 'book_basic_r', access: 'public', summary: 'A book by ISBN',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'book', tags: (p) => [`isbn:${p.name}`] } },
   bookSearch: { method: 'GET', path: '/v2/book/search', scope: 'book_basic_r', access: 'public', listKey: 'books', paging: page(20, 100), summary: 'Search books by q or tag',
-    cache: { ttlSeconds: 60, area: 'book' } },
+    cache: { ttlSeconds: 60, area: 'book', tags: tagsOfList('books', 'book:') } },
   bookTags: { method: 'GET', path: '/v2/book/:id/tags', scope: 'book_basic_r', access: 'public', listKey: 'tags', paging: page(20, 50), summary: "A book's top tags",
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'book', tags: (p) => [`book:${p.id}`] } },
   userBookTags: { method: 'GET', path: '/v2/book/user/:name/tags', scope: 'book_basic_r', access: 'public', listKey: 'tags', paging: page(20), summary: "A user's collection tags" },
@@ -77,7 +84,7 @@ export const Endpoints = {
   bookAnnotations: { method: 'GET', path: '/v2/book/:id/annotations', scope: 'book_basic_r', access: 'public', listKey: 'annotations', paging: page(20), summary: "A book's public annotations" },
   annotationGet: { method: 'GET', path: '/v2/book/annotation/:id', scope: 'book_basic_r', access: 'public', summary: 'An annotation' },
   seriesBooks: { method: 'GET', path: '/v2/book/series/:id/books', scope: 'book_basic_r', access: 'public', listKey: 'books', paging: page(20), summary: 'Books of a series',
-    cache: { ttlSeconds: CATALOGUE_TTL, area: 'book', tags: (p) => [`series:${p.id}`] } },
+    cache: { ttlSeconds: CATALOGUE_TTL, area: 'book', tags: (p, body) => [`series:${p.id}`, ...tagsOfList('books', 'book:')(p, body)] } },
   collectionCreate: { method: 'POST', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 201, summary: 'Collect a book' },
   collectionUpdate: { method: 'PUT', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 202, summary: 'Change a collection entry' },
   collectionDelete: { method: 'DELETE', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 204, summary: 'Remove a collection entry' },

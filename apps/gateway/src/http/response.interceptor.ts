@@ -42,7 +42,7 @@ export class ResponseInterceptor implements NestInterceptor {
     const generation = this.cache.generation;
     const params = (request.params ?? {}) as Record<string, string>;
     return next.handle().pipe(
-      tap((body) => this.cache.set(key, body, policy.area, policy.tags?.(params) ?? [], policy.ttlSeconds, generation)),
+      tap((body) => this.cache.set(key, body, policy.area, policy.tags?.(params, body) ?? [], policy.ttlSeconds, generation)),
       map(shape),
     );
   }

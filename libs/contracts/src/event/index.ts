@@ -1,2 +1,2 @@
 // Message contracts, DTOs and response shapes of the event area.
-export {};
+export * from './loc-resolve.message';
