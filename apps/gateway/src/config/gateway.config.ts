@@ -1,6 +1,6 @@
 import { BaseConfig } from '@plaza/platform';
 import { Transform } from 'class-transformer';
-import { IsBoolean, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }) => (typeof value === 'string' ? ['true', '1', 'yes'].includes(value.toLowerCase()) : value);
 const toInt = ({ value }: { value: unknown }) => Number(value);
@@ -21,6 +21,9 @@ export class GatewayConfig extends BaseConfig {
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_ANON_PER_HOUR = 150;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_APIKEY_PER_HOUR = 500;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_MOVIE_BASIC_PER_MIN = 40;
+
+  /** Prefix of the shared counters: gateways with the same namespace share their limits. */
+  @IsString() @Matches(/^[A-Za-z0-9_-]{1,40}$/) RATE_LIMIT_NAMESPACE = 'default';
 
   @Transform(toBool) @IsBoolean() RESPONSE_CACHE_ENABLED = true;
   @Transform(toInt) @IsInt() @Min(0) RESPONSE_CACHE_MAX_ENTRIES = 20000;

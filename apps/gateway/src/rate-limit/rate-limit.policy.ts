@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, Caller } from '@plaza/contracts';
+import { LOGGER, Logger } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
@@ -27,6 +28,7 @@ export class RateLimitPolicy {
   constructor(
     @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
     @Inject(RateLimiter) private readonly limiter: RateLimiter,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
   rulesFor(request: FastifyRequest, endpoint: EndpointDefinition, caller: Caller, hasBearer: boolean): Rule[] {
@@ -53,7 +55,15 @@ export class RateLimitPolicy {
   async enforce(request: FastifyRequest, endpoint: EndpointDefinition, caller: Caller, hasBearer: boolean): Promise<void> {
     const rules = this.rulesFor(request, endpoint, caller, hasBearer);
     if (rules.length === 0) return;
-    const states = await Promise.all(rules.map((r) => this.limiter.hit(r.bucket, r.subject, r.limit, r.windowSeconds)));
+    const namespace = this.config.RATE_LIMIT_NAMESPACE;
+    let states: WindowState[];
+    try {
+      states = await Promise.all(rules.map((r) => this.limiter.hit(`${namespace}.${r.bucket}`, r.subject, r.limit, r.windowSeconds)));
+    } catch (err) {
+      // a limit store that cannot be reached must not take the API down: fail open, loudly
+      this.logger.warn({ err: (err as Error).message }, 'rate limits unavailable; request allowed');
+      return;
+    }
     // headers report the limit nearest to exhaustion
     let nearest = 0;
     states.forEach((s, i) => {

@@ -1,0 +1,38 @@
+import { ANONYMOUS, Caller } from '@plaza/contracts';
+import type { FastifyRequest } from 'fastify';
+import { GatewayConfig } from '../config/gateway.config';
+import { Endpoints, EndpointDefinition } from '../endpoints/endpoint-table';
+import { RateLimitPolicy } from './rate-limit.policy';
+import { RateLimiter } from './rate-limiter';
+
+const config = Object.assign(new GatewayConfig(), { PICTURE_SIGNING_KEY: 'x'.repeat(16) });
+const request = { ip: '10.0.0.1' } as FastifyRequest;
+const policy = new RateLimitPolicy(config, {} as RateLimiter, { warn: jest.fn() } as never);
+const rules = (endpoint: EndpointDefinition, caller: Caller, bearer = false) =>
+  policy.rulesFor(request, endpoint, caller, bearer).map((r) => `${r.bucket}:${r.subject}:${r.limit}/${r.windowSeconds}:${r.error}`);
+
+describe('which rate limits apply', () => {
+  it('anonymous public calls: per address per hour (112)', () => {
+    expect(rules(Endpoints.bookGet, ANONYMOUS)).toEqual(['anon:10.0.0.1:150/3600:rate_limit_exceeded2']);
+  });
+
+  it('apikey calls: per app per hour (111)', () => {
+    expect(rules(Endpoints.bookGet, { clientId: 'app', tier: 'advance', scopes: [] })).toEqual(['apikey:app:500/3600:rate_limit_exceeded1']);
+  });
+
+  it('movie calls in the basic tier add a per-minute limit', () => {
+    expect(rules(Endpoints.movieSubject, ANONYMOUS)).toEqual(['anon:10.0.0.1:150/3600:rate_limit_exceeded2', 'movie-anon:10.0.0.1:40/60:rate_limit_exceeded2']);
+    expect(rules(Endpoints.movieSubject, { clientId: 'b', tier: 'basic', scopes: [] }, true)).toEqual(['movie:b:40/60:rate_limit_exceeded1']);
+  });
+
+  it('premium apps, token calls outside movies, and picture bytes are not limited', () => {
+    expect(rules(Endpoints.movieSubject, { clientId: 'p', tier: 'premium', scopes: [] })).toEqual([]);
+    expect(rules(Endpoints.bookGet, { userId: '1', clientId: 'b', tier: 'basic', scopes: [] }, true)).toEqual([]);
+    expect(rules(Endpoints.pictureGet, ANONYMOUS)).toEqual([]);
+  });
+
+  it('fails open when the limit store is unreachable', async () => {
+    const failing = new RateLimitPolicy(config, { hit: jest.fn().mockRejectedValue(new Error('down')) } as unknown as RateLimiter, { warn: jest.fn() } as never);
+    await expect(failing.enforce({ ip: '1.2.3.4' } as FastifyRequest, Endpoints.bookGet, ANONYMOUS, false)).resolves.toBeUndefined();
+  });
+});
