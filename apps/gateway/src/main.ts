@@ -75,8 +75,14 @@ async function bootstrap(): Promise<void> {
     exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
   });
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+  let closing = false;
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+  });
+  // while draining, answers close their keep-alive connection so the server can finish closing
+  fastify.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
   });
   registerWireHooks(fastify, logger);
 
@@ -102,6 +108,7 @@ async function bootstrap(): Promise<void> {
 
   installGracefulShutdown(app, nats, logger, app.get(ReadinessRegistry), config.SHUTDOWN_GRACE_MS, async () => {
     markGatewayShuttingDown();
+    closing = true;
   });
 }
 

@@ -121,6 +121,7 @@ async function test(): Promise<void> {
     { name: 'lint', command: process.execPath, args: [join(root, 'node_modules/eslint/bin/eslint.js'), 'apps', 'libs', 'tools'] },
     { name: 'unit', command: process.execPath, args: [jest, '-c', join(root, 'jest.config.js')] },
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
+    { name: 'faults', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.faults.config.js')] },
   ];
   const only = process.env.PLAZA_TEST_STEPS?.split(',').map((s) => s.trim());
   const results: Array<{ name: string; code: number; seconds: number }> = [];

@@ -103,7 +103,7 @@ export class Stack {
       this.mongoUrl = this.options.mongoUrl;
       return;
     }
-    const port = this.options.mongoPort || (await freePort());
+    const port = this.mongo?.port || this.options.mongoPort || (await freePort());
     const mongod = which('mongod');
     let proc: ManagedProcess;
     let kind: string;
@@ -152,7 +152,7 @@ export class Stack {
       return;
     }
     const binary = ensureNatsServer(this.log);
-    const port = this.options.natsPort || (await freePort());
+    const port = this.nats?.port || this.options.natsPort || (await freePort());
     const storeDir = join(this.options.dataDir, 'nats');
     mkdirSync(storeDir, { recursive: true });
     const proc = new ManagedProcess('nats', {
@@ -256,6 +256,27 @@ export class Stack {
       ...(this.mongo ? { [this.mongo.kind]: this.mongo.version } : { mongo: 'external' }),
       ...(this.nats ? { 'nats-server': this.nats.version } : { nats: 'external' }),
     };
+  }
+
+  /** Stops a local engine (SIGTERM, or SIGKILL with `crash`), keeping its port and data for a restart. */
+  async stopEngine(kind: 'mongo' | 'nats', crash = false): Promise<void> {
+    const engine = kind === 'mongo' ? this.mongo : this.nats;
+    if (!engine) throw new Error(`no local ${kind} engine to stop`);
+    if (crash) await engine.process.kill();
+    else await engine.process.stop();
+  }
+
+  /** Starts a stopped local engine again on the same port with the same data. */
+  async startEngine(kind: 'mongo' | 'nats'): Promise<void> {
+    if (kind === 'mongo') await this.startMongo();
+    else await this.startNats();
+  }
+
+  /** Restarts one app (after a kill or a stop), with the same settings. */
+  async restartApp(name: string): Promise<void> {
+    const proc = this.app(name);
+    if (proc.running) await proc.stop();
+    proc.start();
   }
 
   /** Stops everything it started: gateways first, then services, then the engines. */

@@ -1,0 +1,62 @@
+import { Stack, StackOptions } from '@plaza/stack';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { E2E_ENV, runImporter } from '../support/global-setup';
+import { PASSWORD } from '../support/fixtures';
+import { api, ApiResponse, RequestOptions } from '../support/http';
+
+/** A stack of its own for a fault test, with the platform fixture loaded. */
+export async function startPrivateStack(options: Partial<StackOptions> = {}): Promise<Stack> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plaza-fault-'));
+  const stack = await Stack.start({
+    dataDir,
+    env: { ...E2E_ENV, REQUEST_TIMEOUT_MS: '2000', MONGO_TIMEOUT_MS: '1500', ...options.env },
+    ...options,
+  });
+  runImporter(stack, join(__dirname, '..', '..', 'fixtures', 'platform.ndjson'));
+  return stack;
+}
+
+export async function stopPrivateStack(stack: Stack | undefined): Promise<void> {
+  if (!stack) return;
+  await stack.stop();
+  if (!process.env.KEEP_E2E_DATA) rmSync(stack.options.dataDir, { recursive: true, force: true });
+}
+
+export interface TimedResponse extends ApiResponse {
+  ms: number;
+}
+
+export async function timed(stack: Stack, method: string, path: string, options: RequestOptions = {}): Promise<TimedResponse> {
+  const started = Date.now();
+  try {
+    const res = await api(method, path, { ...options, baseUrl: stack.baseUrl });
+    return { ...res, ms: Date.now() - started };
+  } catch (err) {
+    // a connection refused or reset is also an answer, and must come quickly
+    return { status: 0, headers: new Headers(), body: { error: (err as Error).message }, text: '', ms: Date.now() - started };
+  }
+}
+
+export const passwordGrantRequest = (username = 'alice') => ({
+  form: { grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username, password: PASSWORD },
+});
+
+export const refreshRequest = (refreshToken: string) => ({
+  form: { grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: refreshToken },
+});
+
+export async function until(description: string, condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    if (await condition().catch(() => false)) return Date.now() - started;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`timed out waiting for ${description}`);
+}
+
+export async function readyStatus(stack: Stack): Promise<{ status: number; checks: Record<string, string> }> {
+  const res = await timed(stack, 'GET', '/ready');
+  return { status: res.status, checks: res.body?.checks ?? {} };
+}
