@@ -39,8 +39,9 @@ export class RpcErrorFilter implements ExceptionFilter {
       const reply = host.switchToHttp().getResponse<{ status(code: number): { send(body: unknown): void } }>();
       return reply.status(payload.status).send({ msg: payload.msg, code: payload.code });
     }
-    const pattern = host.switchToRpc().getContext()?.getSubject?.();
-    return throwError(() => toRpcErrorPayload(exception, this.logger, { pattern }));
+    const context = host.switchToRpc().getContext<{ getSubject?(): string; getHeaders?(): { get(name: string): string } | undefined }>();
+    const reqId = context?.getHeaders?.()?.get('x-request-id') || undefined;
+    return throwError(() => toRpcErrorPayload(exception, this.logger, { pattern: context?.getSubject?.(), reqId }));
   }
 }
 
