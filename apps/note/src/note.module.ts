@@ -1,5 +1,46 @@
 import { Module } from '@nestjs/common';
+import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
+import { Sequences } from '@plaza/platform';
+import type { Connection } from 'mongoose';
+import { NoteCommentDocument, NoteCommentSchema } from './comments/comment.schema';
+import { CommentsController } from './comments/comments.controller';
+import { CommentsRepository } from './comments/comments.repository';
+import { CommentsService } from './comments/comments.service';
+import { NoteLikeDocument, NoteLikeSchema } from './likes/like.schema';
+import { LikesRepository } from './likes/likes.repository';
+import { LikesService } from './likes/likes.service';
+import { NoteAccess } from './notes/note-access';
+import { NoteCounterWriter } from './notes/note-counters';
+import { NoteViews } from './notes/note-views';
+import { NoteDocument, NoteSchema } from './notes/note.schema';
+import { NotesController } from './notes/notes.controller';
+import { NotesRepository } from './notes/notes.repository';
+import { NotesService } from './notes/notes.service';
+import { NotePictures } from './pictures/note-pictures';
 
-/** The note service: its collections, message handlers and import. */
-@Module({})
+/** The note service: notes, likes and comments, each collection with its repository; pictures via libs/pictures. */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: NoteDocument.name, schema: NoteSchema },
+      { name: NoteLikeDocument.name, schema: NoteLikeSchema },
+      { name: NoteCommentDocument.name, schema: NoteCommentSchema },
+    ]),
+  ],
+  controllers: [NotesController, CommentsController],
+  providers: [
+    NotesRepository,
+    LikesRepository,
+    CommentsRepository,
+    NoteAccess,
+    NoteCounterWriter,
+    NoteViews,
+    NotePictures,
+    NotesService,
+    LikesService,
+    CommentsService,
+    // numeric ids of notes and comments
+    { provide: Sequences, inject: [getConnectionToken()], useFactory: (connection: Connection) => new Sequences(connection) },
+  ],
+})
 export class NoteModule {}

@@ -1,2 +1,3 @@
 // Message contracts, DTOs and response shapes of the note area.
-export {};
+export * from './note.dto';
+export * from './note.messages';

@@ -1,0 +1,37 @@
+import { Controller, Param, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { Caller, NoteComment, NoteCommentInput, NoteCommentList, NoteMessages, PageRequest, validateInput } from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import type { FastifyRequest } from 'fastify';
+import { Endpoint } from '../../endpoints/endpoint.decorator';
+import { Endpoints } from '../../endpoints/endpoint-table';
+import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { readRequestBody } from '../../pictures/multipart-body';
+
+/** Comments on notes (CONTRACT.md section 5). */
+@ApiTags('notes')
+@Controller()
+export class NoteCommentsController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  @Endpoint(Endpoints.noteComments)
+  list(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteCommentList> {
+    return this.bus.request(NoteMessages.comments, { caller, id, page }, { requestId });
+  }
+
+  @Endpoint(Endpoints.noteCommentCreate)
+  async create(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteComment> {
+    const comment = await validateInput(NoteCommentInput, (await readRequestBody(request)).fields);
+    return this.bus.request(NoteMessages.createComment, { caller, id, comment }, { requestId });
+  }
+
+  @Endpoint(Endpoints.noteCommentGet)
+  get(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteComment> {
+    return this.bus.request(NoteMessages.getComment, { caller, id, commentId }, { requestId });
+  }
+
+  @Endpoint(Endpoints.noteCommentDelete)
+  async delete(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<void> {
+    await this.bus.request(NoteMessages.deleteComment, { caller, id, commentId }, { requestId });
+  }
+}

@@ -1,0 +1,91 @@
+import { Controller, Inject, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  Caller, Note, NoteFormatQuery, NoteInput, NoteList, NoteMessages, NotePicturesInput, PageRequest, validateInput,
+} from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import type { FastifyRequest } from 'fastify';
+import { Endpoint } from '../../endpoints/endpoint.decorator';
+import { Endpoints } from '../../endpoints/endpoint-table';
+import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { readRequestBody } from '../../pictures/multipart-body';
+import { PictureUploads } from '../../pictures/picture-uploads';
+import { readNotePictureParts } from './note-pictures.form';
+
+/**
+ * Notes, their pictures, likes and lists (spec "Notes"). Bodies may be JSON, form or multipart;
+ * text fields are validated here and again by the note service, pictures are checked and stored
+ * before the write is sent and removed again if the service refuses it.
+ */
+@ApiTags('notes')
+@Controller()
+export class NotesController {
+  constructor(
+    private readonly bus: ServiceBus,
+    @Inject(PictureUploads) private readonly uploads: PictureUploads,
+  ) {}
+
+  @Endpoint(Endpoints.noteCreate)
+  async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+    const body = await readRequestBody(request);
+    const note = await validateInput(NoteInput, body.fields);
+    const parts = readNotePictureParts(body);
+    return this.uploads.withStaged('note', parts.files, (pictures) =>
+      this.bus.request(NoteMessages.create, { caller, note, uploads: { pictures, texts: parts.texts } }, { requestId }),
+    );
+  }
+
+  @Endpoint(Endpoints.noteGet)
+  get(@Param('id') id: string, @Query() query: NoteFormatQuery, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+    return this.bus.request(NoteMessages.get, { caller, id, format: query.format }, { requestId });
+  }
+
+  @Endpoint(Endpoints.noteUpdate)
+  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+    const body = await readRequestBody(request);
+    const note = await validateInput(NoteInput, body.fields);
+    const parts = readNotePictureParts(body);
+    return this.uploads.withStaged('note', parts.files, (pictures) =>
+      this.bus.request(NoteMessages.update, { caller, id, note, uploads: { pictures, texts: parts.texts } }, { requestId }),
+    );
+  }
+
+  @Endpoint(Endpoints.noteAddPictures)
+  async addPictures(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+    const body = await readRequestBody(request);
+    const input = await validateInput(NotePicturesInput, body.fields);
+    const parts = readNotePictureParts(body);
+    return this.uploads.withStaged('note', parts.files, (pictures) =>
+      this.bus.request(NoteMessages.addPictures, { caller, id, input, uploads: { pictures, texts: parts.texts } }, { requestId }),
+    );
+  }
+
+  @Endpoint(Endpoints.noteDelete)
+  delete(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Record<string, never>> {
+    return this.bus.request(NoteMessages.delete, { caller, id }, { requestId });
+  }
+
+  @Endpoint(Endpoints.noteLike)
+  like(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+    return this.bus.request(NoteMessages.like, { caller, id }, { requestId });
+  }
+
+  @Endpoint(Endpoints.noteUnlike)
+  unlike(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+    return this.bus.request(NoteMessages.unlike, { caller, id }, { requestId });
+  }
+
+  @Endpoint(Endpoints.notesCreatedBy)
+  createdBy(
+    @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string,
+  ): Promise<NoteList> {
+    return this.bus.request(NoteMessages.listCreated, { caller, userId, format: query.format, page }, { requestId });
+  }
+
+  @Endpoint(Endpoints.notesLikedBy)
+  likedBy(
+    @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string,
+  ): Promise<NoteList> {
+    return this.bus.request(NoteMessages.listLiked, { caller, userId, format: query.format, page }, { requestId });
+  }
+}

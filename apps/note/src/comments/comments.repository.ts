@@ -1,0 +1,40 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { Model } from 'mongoose';
+import { NoteCommentDocument } from './comment.schema';
+
+export type StoredComment = NoteCommentDocument;
+
+/** The note_comments collection. */
+@Injectable()
+export class CommentsRepository {
+  constructor(@InjectModel(NoteCommentDocument.name) private readonly comments: Model<NoteCommentDocument>) {}
+
+  async byId(id: string): Promise<StoredComment | null> {
+    return this.comments.findById(id).lean<StoredComment>().exec();
+  }
+
+  async insert(comment: StoredComment): Promise<void> {
+    await this.comments.create(comment);
+  }
+
+  /** False when there was no such comment (a racing delete got it first). */
+  async delete(id: string): Promise<boolean> {
+    const result = await this.comments.deleteOne({ _id: id }).exec();
+    return result.deletedCount > 0;
+  }
+
+  async deleteForNote(noteId: string): Promise<void> {
+    await this.comments.deleteMany({ note_id: noteId }).exec();
+  }
+
+  /** A note's comments, oldest first. */
+  async listForNote(noteId: string, start: number, count: number): Promise<{ total: number; comments: StoredComment[] }> {
+    const filter = { note_id: noteId };
+    const [total, comments] = await Promise.all([
+      this.comments.countDocuments(filter).exec(),
+      count === 0 ? [] : this.comments.find(filter).sort({ created: 1, _id: 1 }).skip(start).limit(count).lean<StoredComment[]>().exec(),
+    ]);
+    return { total, comments };
+  }
+}

@@ -1,0 +1,78 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError, CreateNoteCommentRequest, envelope, NoteComment, NoteCommentList, NoteCommentRequest, NoteCommentsRequest } from '@plaza/contracts';
+import { Clock, CLOCK, Sequences } from '@plaza/platform';
+import { cleanText } from '../markup/note-markup';
+import { NoteAccess, viewerOf } from '../notes/note-access';
+import { NoteViews } from '../notes/note-views';
+import { NoteCounterWriter } from '../notes/note-counters';
+import { CommentsRepository, StoredComment } from './comments.repository';
+
+/**
+ * Comments on notes (CONTRACT.md section 5). Whoever may see a note may read and, while
+ * can_reply holds, write its comments; the comment's author or the note's owner may delete one.
+ * comments_count follows each insert and delete through NoteCounterWriter.
+ */
+@Injectable()
+export class CommentsService {
+  constructor(
+    private readonly counters: NoteCounterWriter,
+    private readonly comments: CommentsRepository,
+    private readonly access: NoteAccess,
+    private readonly views: NoteViews,
+    private readonly sequences: Sequences,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async list(req: NoteCommentsRequest): Promise<NoteCommentList> {
+    const note = await this.access.readable(req.id, viewerOf(req.caller));
+    const { total, comments } = await this.comments.listForNote(note._id, req.page.start, req.page.count);
+    return envelope('comments', req.page.start, total, await this.views.comments(comments));
+  }
+
+  async create(req: CreateNoteCommentRequest): Promise<NoteComment> {
+    const viewer = viewerOf(req.caller);
+    const note = await this.access.readable(req.id, viewer);
+    if (!note.can_reply) throw closed();
+    const comment: StoredComment = {
+      _id: String(await this.sequences.next('note_comment')),
+      note_id: note._id,
+      author_id: viewer,
+      content: cleanText(req.comment.content),
+      created: this.clock.now(),
+    };
+    await this.comments.insert(comment);
+    // counted only if the note still takes comments when the count is written
+    const { note: after, counted } = await this.counters.add(note._id, { comments_count: 1 }, (current) => current.can_reply);
+    if (!counted) {
+      await this.comments.delete(comment._id);
+      throw after ? closed() : new ApiError('target_not_found', `no note ${note._id}`);
+    }
+    return this.views.comment(comment);
+  }
+
+  async get(req: NoteCommentRequest): Promise<NoteComment> {
+    const note = await this.access.readable(req.id, viewerOf(req.caller));
+    return this.views.comment(await this.commentOf(note._id, req.commentId));
+  }
+
+  async delete(req: NoteCommentRequest): Promise<Record<string, never>> {
+    const viewer = viewerOf(req.caller);
+    const note = await this.access.existing(req.id);
+    const comment = await this.commentOf(note._id, req.commentId);
+    if (viewer !== comment.author_id && viewer !== note.author_id) {
+      throw new ApiError('need_permission', "only the comment's author or the note's owner may delete it");
+    }
+    // of two racing deletes only one removes the comment, and only that one counts
+    if (await this.comments.delete(comment._id)) await this.counters.add(note._id, { comments_count: -1 });
+    return {};
+  }
+
+  /** A comment of this note; one of another note is as missing as no comment (400/1006). */
+  private async commentOf(noteId: string, commentId: string): Promise<StoredComment> {
+    const comment = await this.comments.byId(commentId);
+    if (!comment || comment.note_id !== noteId) throw new ApiError('target_not_found', `no comment ${commentId} on note ${noteId}`);
+    return comment;
+  }
+}
+
+const closed = () => new ApiError('need_permission', 'the note does not take comments');

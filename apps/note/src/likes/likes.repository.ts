@@ -1,0 +1,59 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { NotePrivacy } from '@plaza/contracts';
+import { FilterQuery, Model } from 'mongoose';
+import { likeId, NoteLikeDocument } from './like.schema';
+
+export type StoredLike = NoteLikeDocument;
+
+const DUPLICATE_KEY = 11000;
+
+/** The note_likes collection: one document per (note, user). */
+@Injectable()
+export class LikesRepository {
+  constructor(@InjectModel(NoteLikeDocument.name) private readonly likes: Model<NoteLikeDocument>) {}
+
+  /** Stores a like; false when the user already liked the note (the insert is the atomic check). */
+  async insert(like: Omit<StoredLike, '_id'>): Promise<boolean> {
+    try {
+      await this.likes.create({ ...like, _id: likeId(like.note_id, like.user_id) });
+      return true;
+    } catch (err) {
+      if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
+      throw err;
+    }
+  }
+
+  /** False when there was no such like. */
+  async delete(noteId: string, userId: string): Promise<boolean> {
+    const result = await this.likes.deleteOne({ _id: likeId(noteId, userId) }).exec();
+    return result.deletedCount > 0;
+  }
+
+  async deleteForNote(noteId: string): Promise<void> {
+    await this.likes.deleteMany({ note_id: noteId }).exec();
+  }
+
+  async setPrivacyOfOne(noteId: string, userId: string, privacy: NotePrivacy): Promise<void> {
+    await this.likes.updateOne({ _id: likeId(noteId, userId) }, { $set: { note_privacy: privacy } }).exec();
+  }
+
+  async setNotePrivacy(noteId: string, privacy: NotePrivacy): Promise<void> {
+    await this.likes.updateMany({ note_id: noteId }, { $set: { note_privacy: privacy } }).exec();
+  }
+
+  /**
+   * The likes of `userId` on notes `viewerId` may see (public ones, the viewer's own, and
+   * friends-only notes of the viewer's friends), newest first.
+   */
+  async listVisible(userId: string, viewerId: string, viewerFriendIds: string[], start: number, count: number): Promise<{ total: number; likes: StoredLike[] }> {
+    const visible: FilterQuery<NoteLikeDocument>[] = [{ note_privacy: 'public' }, { note_author_id: viewerId }];
+    if (viewerFriendIds.length > 0) visible.push({ note_privacy: 'friend', note_author_id: { $in: viewerFriendIds } });
+    const filter: FilterQuery<NoteLikeDocument> = { user_id: userId, $or: visible };
+    const [total, likes] = await Promise.all([
+      this.likes.countDocuments(filter).exec(),
+      count === 0 ? [] : this.likes.find(filter).sort({ created: -1, _id: -1 }).skip(start).limit(count).lean<StoredLike[]>().exec(),
+    ]);
+    return { total, likes };
+  }
+}

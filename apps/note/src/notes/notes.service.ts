@@ -1,0 +1,151 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  AddNotePicturesRequest, ApiError, CreateNoteRequest, envelope, GetNoteRequest, ListUserNotesRequest, Note, NoteList, NoteRequest, UpdateNoteRequest,
+} from '@plaza/contracts';
+import { Clock, CLOCK, Sequences } from '@plaza/platform';
+import { CommentsRepository } from '../comments/comments.repository';
+import { LikesRepository } from '../likes/likes.repository';
+import { cleanText, normalizeNoteContent } from '../markup/note-markup';
+import { NotePictures } from '../pictures/note-pictures';
+import { NoteAccess, viewerOf } from './note-access';
+import { keysOf, mergePictures, pictureTexts } from './note-pictures.merge';
+import { NotePhoto } from './note.schema';
+import { NoteViews } from './note-views';
+import { NotesRepository, StoredNote } from './notes.repository';
+
+type NoteChanges = Pick<StoredNote, 'content' | 'photos' | 'update_time'> & Partial<Pick<StoredNote, 'title' | 'privacy' | 'can_reply'>>;
+
+/** Writing, reading, listing and deleting notes. */
+@Injectable()
+export class NotesService {
+  constructor(
+    private readonly notes: NotesRepository,
+    private readonly likes: LikesRepository,
+    private readonly comments: CommentsRepository,
+    private readonly access: NoteAccess,
+    private readonly views: NoteViews,
+    private readonly pictures: NotePictures,
+    private readonly sequences: Sequences,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async create(req: CreateNoteRequest): Promise<Note> {
+    const authorId = viewerOf(req.caller);
+    // everything that can refuse the write runs before anything is stored
+    const { photos, added } = mergePictures([], req.uploads);
+    const content = normalizeNoteContent(req.note.content, pictureTexts(photos));
+    const privacy = req.note.privacy ?? 'public';
+    await this.pictures.setVisibility(keysOf(added), privacy === 'public');
+    const now = this.clock.now();
+    const note: StoredNote = {
+      _id: String(await this.sequences.next('note')),
+      author_id: authorId,
+      title: cleanTitle(req.note.title),
+      content,
+      privacy,
+      can_reply: req.note.can_reply ?? true,
+      photos,
+      publish_time: now,
+      update_time: now,
+      liked_count: 0,
+      comments_count: 0,
+    };
+    await this.notes.insert(note);
+    return this.views.note(note);
+  }
+
+  async get(req: GetNoteRequest): Promise<Note> {
+    const note = await this.access.readable(req.id, viewerOf(req.caller));
+    return this.views.note(note, req.format);
+  }
+
+  /**
+   * PUT: title and content replace the old ones, can_reply is true unless sent, and privacy
+   * stays as it was unless sent (a private note never turns public by omission).
+   */
+  async update(req: UpdateNoteRequest): Promise<Note> {
+    const viewer = viewerOf(req.caller);
+    const note = await this.notes.exclusive(req.id, async () => {
+      const current = await this.access.owned(req.id, viewer);
+      const { photos, added } = mergePictures(current.photos, req.uploads);
+      const changes: NoteChanges = {
+        title: cleanTitle(req.note.title),
+        content: normalizeNoteContent(req.note.content, pictureTexts(photos)),
+        privacy: req.note.privacy ?? current.privacy,
+        can_reply: req.note.can_reply ?? true,
+        photos,
+        update_time: this.clock.now(),
+      };
+      return this.save(current, changes, added);
+    });
+    return this.views.note(note);
+  }
+
+  /** POST /v2/note/:id: adds pictures; without content they are appended at the end of the note. */
+  async addPictures(req: AddNotePicturesRequest): Promise<Note> {
+    const viewer = viewerOf(req.caller);
+    if (req.uploads.pictures.length === 0) throw new ApiError('missing_args', 'no picture was sent');
+    const note = await this.notes.exclusive(req.id, async () => {
+      const current = await this.access.owned(req.id, viewer);
+      const { photos, added } = mergePictures(current.photos, req.uploads);
+      // appended as references, read again with the rest: the stored form stays unambiguous
+      const content = normalizeNoteContent(
+        req.input.content ?? current.content + added.map((p) => `\n<图片p_${p.number}>`).join(''),
+        pictureTexts(photos),
+      );
+      return this.save(current, { content, photos, update_time: this.clock.now() }, added);
+    });
+    return this.views.note(note);
+  }
+
+  /**
+   * Deletes the note, then what hangs on it. The note goes first: if the process dies midway,
+   * what is left (likes, comments, pictures) is unreachable, never a note with missing parts;
+   * each step is idempotent.
+   */
+  async delete(req: NoteRequest): Promise<Record<string, never>> {
+    const viewer = viewerOf(req.caller);
+    const note = await this.notes.exclusive(req.id, async () => {
+      const current = await this.access.owned(req.id, viewer);
+      await this.notes.delete(current._id);
+      return current;
+    });
+    await this.likes.deleteForNote(note._id);
+    await this.comments.deleteForNote(note._id);
+    await this.pictures.delete(keysOf(note.photos));
+    return {};
+  }
+
+  async listCreated(req: ListUserNotesRequest): Promise<NoteList> {
+    const viewer = viewerOf(req.caller);
+    await this.access.requireUser(req.userId);
+    const privacies = await this.access.visiblePrivacies(req.userId, viewer);
+    const { total, notes } = await this.notes.listByAuthor(req.userId, privacies, req.page.start, req.page.count);
+    return envelope('notes', req.page.start, total, await this.views.notes(notes, req.format));
+  }
+
+  /**
+   * Stores a change of a note (inside `exclusive`), setting who may see its pictures in an
+   * order that never shows a picture to someone the note hides it from.
+   */
+  private async save(current: StoredNote, changes: NoteChanges, added: NotePhoto[]): Promise<StoredNote> {
+    const privacy = changes.privacy ?? current.privacy;
+    const open = privacy === 'public';
+    const privacyChanged = privacy !== current.privacy;
+    // new pictures first: nobody knows their addresses yet
+    await this.pictures.setVisibility(keysOf(added), open);
+    // narrowing hides the old pictures before the note changes, widening opens them after
+    if (privacyChanged && !open) await this.pictures.setVisibility(keysOf(current.photos), false);
+    await this.notes.update(current._id, changes);
+    if (privacyChanged && open) await this.pictures.setVisibility(keysOf(current.photos), true);
+    if (privacyChanged) await this.likes.setNotePrivacy(current._id, privacy);
+    return { ...current, ...changes };
+  }
+}
+
+/** A title is one line of text; one of control characters only counts as none (400/1012). */
+function cleanTitle(title: string): string {
+  const cleaned = cleanText(title).replace(/\s*\n\s*/g, ' ').trim();
+  if (cleaned === '') throw new ApiError('title_missing');
+  return cleaned;
+}
