@@ -64,6 +64,10 @@ async function main(): Promise<void> {
   }
   const byId = await time(async () => { for (let i = 0; i < 200; i++) await docs.findOne({ _id: String(i * 7) }); });
   rows.push(['findOne by `_id` (20k documents)', `${(byId / 200).toFixed(2)} ms each`]);
+  const small = db.collection<{ _id: string }>('small');
+  await small.insertMany(Array.from({ length: 50 }, (_, i) => ({ _id: String(i) })));
+  const byIdSmall = await time(async () => { for (let i = 0; i < 200; i++) await small.findOne({ _id: String(i % 50) }); });
+  rows.push(['findOne by `_id` (50 documents): flat means the index is used', `${(byIdSmall / 200).toFixed(2)} ms each`]);
   const scan = await time(() => docs.countDocuments({ owner: 'u3' }));
   rows.push(['countDocuments on another field (20k documents)', `${scan.toFixed(0)} ms (a scan: ${((scan * 1000) / 20_000).toFixed(0)} µs per document)`]);
   const inIds = await time(() => docs.find({ _id: { $in: ['1', '2', '3'] } }).toArray());
@@ -78,7 +82,9 @@ async function main(): Promise<void> {
     rows.push([`pushdown of ${label}`, String(explain.filterPushdown ?? 'n/a (not FerretDB)')]);
   }
   const update = await time(async () => { for (let i = 0; i < 100; i++) await docs.updateOne({ _id: String(i) }, { $set: { owner: 'x' } }); });
-  rows.push(['updateOne by `_id`, sequential', `${(update / 100).toFixed(2)} ms each`]);
+  rows.push(['updateOne by `_id` (20k documents), sequential', `${(update / 100).toFixed(2)} ms each`]);
+  const remove = await time(async () => { for (let i = 100; i < 150; i++) await docs.deleteOne({ _id: String(i) }); });
+  rows.push(['deleteOne by `_id` (20k documents), sequential', `${(remove / 50).toFixed(2)} ms each`]);
 
   const probeFeature = async (label: string, fn: () => Promise<unknown>) => {
     try {

@@ -1,10 +1,12 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { toolsBin, toolsDir } from './paths';
 
 /** Pinned engine versions (docs/ENGINES.md explains the choice). */
 export const FERRETDB_VERSION = 'v1.24.0';
+/** Recorded beside the binary; a binary built without today's patch is rebuilt. */
+const FERRETDB_BUILD = `${FERRETDB_VERSION}+id-index-patch`;
 export const NATS_SERVER_VERSION = 'v2.12.15';
 export const KUBECONFORM_VERSION = 'v0.7.0';
 
@@ -52,12 +54,19 @@ export function ensureNatsServer(log: Log): string {
  * outside FerretDB's own tooling panics at start for want of `build/version/version.txt`. So we
  * fetch the exact module version from the proxy (checksummed by sum.golang.org), add that
  * version file, and `go build` it into .tools/bin.
+ *
+ * One line is patched (see docs/ENGINES.md): FerretDB 1.24's SQLite backend creates the `_id`
+ * index on `_ferretdb_sjson->"_id"` but filters with `_ferretdb_sjson->'$._id'`, an expression
+ * SQLite does not match to that index, so every lookup, update and delete by `_id` scanned the
+ * whole table. Both expressions name the same JSON path; the patch makes the filter use the
+ * indexed one.
  */
 export function ensureFerretDb(log: Log): string {
   const onPath = which('ferretdb');
   if (onPath) return onPath;
   const local = join(toolsBin(), 'ferretdb');
-  if (existsSync(local)) return local;
+  const stamp = join(toolsBin(), 'ferretdb.build');
+  if (existsSync(local) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === FERRETDB_BUILD) return local;
   const go = requireGo();
   log(`building FerretDB ${FERRETDB_VERSION} from the Go module proxy (one time, about two minutes)...`);
   const info = JSON.parse(run(go, ['mod', 'download', '-json', `github.com/FerretDB/FerretDB@${FERRETDB_VERSION}`])) as { Dir: string };
@@ -67,9 +76,15 @@ export function ensureFerretDb(log: Log): string {
   cpSync(info.Dir, src, { recursive: true });
   execFileSync('chmod', ['-R', 'u+w', src]);
   writeFileSync(join(src, 'build', 'version', 'version.txt'), `${FERRETDB_VERSION}\n`);
+  const metadata = join(src, 'internal', 'backends', 'sqlite', 'metadata', 'metadata.go');
+  const original = readFileSync(metadata, 'utf8');
+  const patched = original.replace(`IDColumn = DefaultColumn + "->'$._id'"`, 'IDColumn = DefaultColumn + `->"_id"`');
+  if (patched === original) throw new Error('FerretDB source changed: the _id index patch no longer applies');
+  writeFileSync(metadata, patched);
   mkdirSync(toolsBin(), { recursive: true });
   run(go, ['build', '-trimpath', '-o', local, './cmd/ferretdb'], { cwd: src, env: { CGO_ENABLED: '0' } });
   chmodSync(local, 0o755);
+  writeFileSync(stamp, `${FERRETDB_BUILD}\n`);
   rmSync(src, { recursive: true, force: true });
   return local;
 }

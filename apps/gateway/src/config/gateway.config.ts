@@ -1,8 +1,12 @@
-import { BaseConfig } from '@plaza/platform';
+import { BaseConfig, parseBoolean } from '@plaza/platform';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
 
-const toBool = ({ value }: { value: unknown }) => (typeof value === 'string' ? ['true', '1', 'yes'].includes(value.toLowerCase()) : value);
+/**
+ * Reads the raw environment string: implicit conversion would already have turned "false" into
+ * true (any non-empty string is truthy). Unparseable text stays as is, so @IsBoolean rejects it.
+ */
+const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => parseBoolean(obj[key]) ?? obj[key];
 const toInt = ({ value }: { value: unknown }) => Number(value);
 
 /** Gateway configuration; names are fixed by CONTRACT.md where it names them. */

@@ -1,0 +1,21 @@
+import { loadConfig } from '@plaza/platform';
+import { GatewayConfig } from './gateway.config';
+
+const load = (env: Record<string, string>) => loadConfig(GatewayConfig, { PICTURE_SIGNING_KEY: 'k'.repeat(16), ...env });
+
+describe('GatewayConfig', () => {
+  it.each([['false', false], ['0', false], ['true', true], ['1', true]])('reads REQUIRE_HTTPS=%s as %s, even in production', (value, expected) => {
+    expect(load({ REQUIRE_HTTPS: value, NODE_ENV: 'production' }).requireHttps).toBe(expected);
+  });
+
+  it('requires https by default only in production', () => {
+    expect(load({ NODE_ENV: 'production' }).requireHttps).toBe(true);
+    expect(load({}).requireHttps).toBe(false);
+  });
+
+  it('fails at start-up on a bad value, naming the variable', () => {
+    expect(() => load({ REQUIRE_HTTPS: 'maybe' })).toThrow(/REQUIRE_HTTPS/);
+    expect(() => load({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig(GatewayConfig, {})).toThrow(/PICTURE_SIGNING_KEY/);
+  });
+});
