@@ -1,5 +1,47 @@
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { AnnotationDocument, AnnotationSchema } from './annotations/annotation.schema';
+import { AnnotationsController } from './annotations/annotations.controller';
+import { AnnotationsRepository } from './annotations/annotations.repository';
+import { AnnotationsService } from './annotations/annotations.service';
+import { BookDocument, BookSchema } from './books/book.schema';
+import { BooksController } from './books/books.controller';
+import { BooksRepository } from './books/books.repository';
+import { BooksService } from './books/books.service';
+import { IsbnDocument, IsbnSchema } from './books/isbn.schema';
+import { IsbnsRepository } from './books/isbns.repository';
+import { CollectionDocument, CollectionSchema } from './collections/collection.schema';
+import { CollectionsController } from './collections/collections.controller';
+import { CollectionsRepository } from './collections/collections.repository';
+import { CollectionsService } from './collections/collections.service';
+import { BookImportController } from './import/book-import.controller';
+import { BookImporter } from './import/book-importer';
+import { ReviewDocument, ReviewSchema } from './reviews/review.schema';
+import { ReviewsController } from './reviews/reviews.controller';
+import { ReviewsRepository } from './reviews/reviews.repository';
+import { ReviewsService } from './reviews/reviews.service';
+import { SeriesDocument, SeriesSchema } from './series/series.schema';
+import { SeriesRepository } from './series/series.repository';
+import { DatabaseEngine } from './shared/database-engine';
+import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from './shared/pictures';
 
 /** The book service: its collections, message handlers and import. */
-@Module({})
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: BookDocument.name, schema: BookSchema },
+      { name: IsbnDocument.name, schema: IsbnSchema },
+      { name: SeriesDocument.name, schema: SeriesSchema },
+      { name: CollectionDocument.name, schema: CollectionSchema },
+      { name: AnnotationDocument.name, schema: AnnotationSchema },
+      { name: ReviewDocument.name, schema: ReviewSchema },
+    ]),
+  ],
+  controllers: [BooksController, CollectionsController, AnnotationsController, ReviewsController, BookImportController],
+  providers: [
+    BooksRepository, IsbnsRepository, SeriesRepository, CollectionsRepository, AnnotationsRepository, ReviewsRepository,
+    BooksService, CollectionsService, AnnotationsService, ReviewsService, BookImporter,
+    ...pictureProviders, AnnotationPictureUrls, StagedPictureSweeper, DatabaseEngine,
+  ],
+})
 export class BookModule {}

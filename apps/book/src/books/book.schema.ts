@@ -1,0 +1,66 @@
+import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { Schema as MongooseSchema } from 'mongoose';
+
+/** A tag as the catalogue import gave it. */
+export interface StoredTag {
+  name: string;
+  count: number;
+}
+
+/**
+ * A book. `_id` is the book id, so the hot read (GET /v2/book/:id) is one lookup by `_id`.
+ *
+ * The rating and tags are kept in two parts: the catalogue's (`base_*`, replaced by each import)
+ * and the users' (`user_*`, changed by collection and review writes with `$inc`, never by an
+ * import). What a reader sees is their sum, computed when a book is shown (see book-view.ts).
+ */
+@Schema({ collection: 'books', versionKey: false, minimize: false })
+export class BookDocument {
+  @Prop({ type: String, required: true }) _id!: string;
+  @Prop({ default: '' }) isbn10!: string;
+  @Prop({ default: '' }) isbn13!: string;
+  @Prop({ required: true }) title!: string;
+  @Prop({ default: '' }) origin_title!: string;
+  @Prop({ default: '' }) alt_title!: string;
+  @Prop({ default: '' }) subtitle!: string;
+  /** Addresses given by the import; absent ones are derived from PUBLIC_API_URL / PUBLIC_WEB_URL. */
+  @Prop() url?: string;
+  @Prop() alt?: string;
+  @Prop({ default: '' }) image!: string;
+  @Prop({ type: Object, default: () => ({ small: '', large: '', medium: '' }) }) images!: { small: string; large: string; medium: string };
+  @Prop({ type: [String], default: [] }) author!: string[];
+  @Prop({ type: [String], default: [] }) translator!: string[];
+  @Prop({ default: '' }) publisher!: string;
+  @Prop({ default: '' }) pubdate!: string;
+  @Prop({ default: '' }) binding!: string;
+  @Prop({ default: '' }) price!: string;
+  @Prop({ type: Object }) series?: { id: string; title: string };
+  @Prop({ default: '' }) pages!: string;
+  @Prop({ default: '' }) author_intro!: string;
+  @Prop({ default: '' }) summary!: string;
+  @Prop({ default: '' }) catalog!: string;
+  @Prop() ebook_url?: string;
+  @Prop() ebook_price?: string;
+
+  /** The catalogue's rating: how many raters and their average, out of 10. */
+  @Prop({ type: Object, default: () => ({ num: 0, average: 0 }) }) base_rating!: { num: number; average: number };
+  @Prop({ type: [Object], default: [] }) base_tags!: StoredTag[];
+  /** Users' ratings: how many, and the sum of their values on the 10 scale (a rating r counts 2r). */
+  @Prop({ type: Object, default: () => ({ num: 0, sum: 0 }) }) user_rating!: { num: number; sum: number };
+  /** Users' tag counts, keyed by `tagKey(name)` (field names cannot hold every tag's characters). */
+  @Prop({ type: MongooseSchema.Types.Mixed, default: () => ({}) }) user_tags!: Record<string, number>;
+
+  /** Search terms of the bibliographic fields (@plaza/search), matched with `$all`. */
+  @Prop({ type: [String], default: [] }) search_terms!: string[];
+  /** Normalised names of every tag the book has or had (`tag=` search; a zero count is filtered on read). */
+  @Prop({ type: [String], default: [] }) tag_keys!: string[];
+  /** Raised by every write: a replace applies only to the version it was computed from. */
+  @Prop({ default: 0 }) rev!: number;
+}
+
+export const BookSchema = SchemaFactory.createForClass(BookDocument);
+// FerretDB v1 ignores these (it scans); production MongoDB uses them
+BookSchema.index({ search_terms: 1 });
+BookSchema.index({ tag_keys: 1 });
+BookSchema.index({ 'series.id': 1 });
+

@@ -1,0 +1,94 @@
+import { BookDocument } from './book.schema';
+import { DatabaseEngine } from '../shared/database-engine';
+import { applyDelta, BooksRepository } from './books.repository';
+import { tagKey } from './book-view';
+
+const book = (extra: Partial<BookDocument> = {}): BookDocument =>
+  ({ _id: '1', title: 't', base_tags: [{ name: 'Poetry', count: 2 }], user_rating: { num: 1, sum: 8 }, user_tags: { [tagKey('旧')]: 1 }, tag_keys: [], rev: 3, ...extra }) as BookDocument;
+
+describe('applying users\' aggregates to a book', () => {
+  it('adds raters, rating sum and tag counts, and recomputes the tag search keys', () => {
+    const next = applyDelta(book(), { raters: 1, ratingSum: 6, tags: new Map([['新', 1], ['旧', 1]]) });
+    expect(next.user_rating).toEqual({ num: 2, sum: 14 });
+    expect(next.user_tags).toEqual({ [tagKey('旧')]: 2, [tagKey('新')]: 1 });
+    expect(next.tag_keys).toEqual(['poetry', '旧', '新']);
+    expect(next.rev).toBe(3);
+  });
+
+  it('drops a users\' tag whose count falls to 0 (and its search key)', () => {
+    const next = applyDelta(book(), { raters: -1, ratingSum: -8, tags: new Map([['旧', -1]]) });
+    expect(next.user_rating).toEqual({ num: 0, sum: 0 });
+    expect(next.user_tags).toEqual({});
+    expect(next.tag_keys).toEqual(['poetry']);
+  });
+});
+
+describe('group commit of users\' aggregates', () => {
+  /** An in-memory stand-in for the mongoose model: each write takes a while, like FerretDB's. */
+  function fakeModel(initial: BookDocument) {
+    let stored: BookDocument | null = { ...initial };
+    const writes: BookDocument[] = [];
+    const later = <T>(value: () => T) => ({ exec: () => new Promise<T>((resolve) => setTimeout(() => resolve(value()), 5)) });
+    const model = {
+      findById: () => ({ lean: () => later(() => (stored ? structuredClone(stored) : null)) }),
+      replaceOne: (filter: { _id: string; rev?: number }, doc: BookDocument) =>
+        later(() => {
+          if (!stored || (filter.rev !== undefined && filter.rev !== stored.rev)) return { matchedCount: 0 };
+          stored = structuredClone(doc);
+          writes.push(stored);
+          return { matchedCount: 1 };
+        }),
+      get stored() {
+        return stored;
+      },
+      writes,
+    };
+    return model;
+  }
+
+  const repositoryWith = (model: unknown, ferretDb: boolean) =>
+    new BooksRepository(model as never, { isFerretDb: async () => ferretDb } as unknown as DatabaseEngine);
+
+  it.each([[true], [false]])('applies 50 concurrent ratings exactly once each, in a few writes (FerretDB: %s)', async (ferretDb) => {
+    const model = fakeModel(book({ user_rating: { num: 0, sum: 0 }, user_tags: {}, rev: 0 }));
+    const repository = repositoryWith(model, ferretDb);
+    const results = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => repository.applyUserAggregates('1', { raters: 1, ratingSum: 2 * ((i % 5) + 1), tags: new Map([['共', 1]]) })),
+    );
+    expect(model.stored?.user_rating).toEqual({ num: 50, sum: 10 * (2 + 4 + 6 + 8 + 10) });
+    expect(model.stored?.user_tags).toEqual({ [tagKey('共')]: 50 });
+    expect(model.writes.length).toBeLessThanOrEqual(3);
+    expect(model.stored?.rev).toBe(model.writes.length);
+    // every caller sees a book that includes its own change
+    for (const doc of results) expect(doc?.user_rating.num).toBeGreaterThanOrEqual(1);
+    expect(results[49]?.user_rating.num).toBe(50);
+  });
+
+  it('on MongoDB, retries when another instance changed the book between read and write', async () => {
+    const model = fakeModel(book({ user_rating: { num: 5, sum: 40 }, user_tags: {}, rev: 7 }));
+    const read = model.findById;
+    let interfered = false;
+    (model as unknown as { findById: () => unknown }).findById = () => {
+      const result = read();
+      if (!interfered) {
+        interfered = true;
+        // another instance writes after our read: rating +1 (2r = 10), rev 8
+        setTimeout(() => {
+          const other = model.stored as BookDocument;
+          other.user_rating = { num: other.user_rating.num + 1, sum: other.user_rating.sum + 10 };
+          other.rev = 8;
+        }, 1);
+      }
+      return result;
+    };
+    const doc = await repositoryWith(model, false).applyUserAggregates('1', { raters: 1, ratingSum: 4, tags: new Map() });
+    expect(doc?.user_rating).toEqual({ num: 7, sum: 54 });
+    expect(model.stored?.rev).toBe(9);
+  });
+
+  it('answers null for a book that does not exist', async () => {
+    const model = fakeModel(book());
+    (model as unknown as { findById: () => unknown }).findById = () => ({ lean: () => ({ exec: async () => null }) });
+    expect(await repositoryWith(model, true).applyUserAggregates('1', { raters: 1, ratingSum: 2, tags: new Map() })).toBeNull();
+  });
+});

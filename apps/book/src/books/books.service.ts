@@ -1,0 +1,119 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError, Book, BookList, BookSearchQuery, Caller, CurrentUserCollection, envelope, PageRequest, TagList } from '@plaza/contracts';
+import { APP_CONFIG, CacheInvalidator, formatTimestamp } from '@plaza/platform';
+import { queryTerms } from '@plaza/search';
+import { CollectionDocument } from '../collections/collection.schema';
+import { CollectionsRepository } from '../collections/collections.repository';
+import { BookConfig } from '../config/book.config';
+import { SeriesRepository } from '../series/series.repository';
+import { Contribution, contributionDelta, isEmptyDelta, userRating } from '../shared/contributions';
+import { pageOf } from '../shared/paging';
+import { BookDocument } from './book.schema';
+import { compareIds, rankBooks } from './book-search';
+import { BookAddresses, bookCacheTags, mergeTags, presentBook, toTagResource } from './book-view';
+import { BooksRepository } from './books.repository';
+import { IsbnsRepository } from './isbns.repository';
+
+/** Book records: reads, search, tags, series, and the users' share of ratings and tags. */
+@Injectable()
+export class BooksService {
+  private readonly addresses: BookAddresses;
+
+  constructor(
+    private readonly books: BooksRepository,
+    private readonly isbns: IsbnsRepository,
+    private readonly series: SeriesRepository,
+    private readonly collections: CollectionsRepository,
+    private readonly cache: CacheInvalidator,
+    @Inject(APP_CONFIG) private readonly config: BookConfig,
+  ) {
+    this.addresses = { publicApiUrl: config.PUBLIC_API_URL, publicWebUrl: config.PUBLIC_WEB_URL };
+  }
+
+  async requireBook(id: string): Promise<BookDocument> {
+    const book = await this.books.byId(id);
+    if (!book) throw new ApiError('book_not_found', `no book ${id}`);
+    return book;
+  }
+
+  /** The book as the API shows it, without anything caller-specific. */
+  present(doc: BookDocument): Book {
+    return presentBook(doc, this.addresses);
+  }
+
+  /** GET /v2/book/:id: one read by `_id`, plus the caller's own entry when logged in. */
+  async get(id: string, caller: Caller): Promise<Book> {
+    const book = await this.requireBook(id);
+    return presentBook(book, this.addresses, await this.currentEntry(book._id, caller));
+  }
+
+  async getByIsbn(isbn: string, caller: Caller): Promise<Book> {
+    const id = await this.isbns.bookIdFor(isbn);
+    const book = id ? await this.books.byId(id) : null;
+    if (!book) throw new ApiError('book_not_found', `no book with ISBN ${isbn}`);
+    return presentBook(book, this.addresses, await this.currentEntry(book._id, caller));
+  }
+
+  /**
+   * GET /v2/book/search: `q` matches by search terms (Chinese by character pairs, other scripts
+   * by words), `tag` by tag name; both given, a book must match both. User text only ever
+   * becomes plain strings compared for equality.
+   */
+  async search(query: BookSearchQuery, page: PageRequest, caller: Caller): Promise<BookList> {
+    const q = query.q?.trim() || undefined;
+    const tag = query.tag?.trim() || undefined;
+    if (!q && !tag) throw new ApiError('missing_args', 'q or tag is required');
+    const terms = q ? queryTerms(q) : [];
+    // a query of only punctuation has no terms: it matches nothing rather than everything
+    if (q && terms.length === 0) return envelope('books', page.start, 0, []);
+    const ranked = rankBooks(await this.books.search(terms, tag), q, tag);
+    const books = await Promise.all(pageOf(ranked, page).map(async (doc) => presentBook(doc, this.addresses, await this.currentEntry(doc._id, caller))));
+    return envelope('books', page.start, ranked.length, books);
+  }
+
+  /** GET /v2/book/:id/tags: pages within the top 50 (CONTRACT.md section 7). */
+  async tags(id: string, page: PageRequest): Promise<TagList> {
+    const book = await this.requireBook(id);
+    const tags = mergeTags(book.base_tags, book.user_tags).map(toTagResource);
+    return envelope('tags', page.start, tags.length, pageOf(tags, page));
+  }
+
+  /** GET /v2/book/series/:id/books, in id order. An unknown series is 404/1001. */
+  async seriesBooks(id: string, page: PageRequest): Promise<BookList> {
+    const [series, books] = await Promise.all([this.series.byId(id), this.books.inSeries(id)]);
+    if (!series && books.length === 0) throw new ApiError('uri_not_found', `no series ${id}`);
+    books.sort((a, b) => compareIds(a._id, b._id));
+    return envelope('books', page.start, books.length, pageOf(books, page).map((b) => this.present(b)));
+  }
+
+  /**
+   * Replaces one user's contribution (a collection entry or a review) in the book's rating and
+   * tags, and drops cached answers that showed the old numbers. Returns the book after it.
+   */
+  async applyContribution(bookId: string, before: Contribution | undefined, after: Contribution | undefined): Promise<BookDocument> {
+    const delta = contributionDelta(before, after);
+    const book = isEmptyDelta(delta) ? await this.books.byId(bookId) : await this.books.applyUserAggregates(bookId, delta);
+    if (!book) throw new ApiError('book_not_found', `no book ${bookId}`);
+    if (!isEmptyDelta(delta)) this.cache.tags(...bookCacheTags(book));
+    return book;
+  }
+
+  /** `current_user_collection`: only for a logged-in caller, only the caller's own entry. */
+  private async currentEntry(bookId: string, caller: Caller): Promise<CurrentUserCollection | undefined> {
+    if (!caller.userId) return undefined;
+    const entry = await this.collections.find(caller.userId, bookId);
+    return entry ? this.presentCurrent(entry) : undefined;
+  }
+
+  presentCurrent(entry: CollectionDocument): CurrentUserCollection {
+    const rating = userRating(entry.rating);
+    return {
+      status: entry.status,
+      ...(rating ? { rating } : {}),
+      updated: formatTimestamp(new Date(entry.updated), this.config.SERVICE_TIMEZONE),
+      user_id: entry.user_id,
+      book_id: entry.book_id,
+      id: entry.id,
+    };
+  }
+}

@@ -1,0 +1,178 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import {
+  ApiError, Caller, Collection, CollectionInput, CollectionList, CollectionLookupQuery, envelope, isPrivate, PageRequest,
+  parseRfc3339, parseTags, TagList, toCollectionStatus, UserCollectionsQuery,
+} from '@plaza/contracts';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, Sequences, UsersDirectory } from '@plaza/platform';
+import type { Connection } from 'mongoose';
+import { BookDocument } from '../books/book.schema';
+import { BooksRepository } from '../books/books.repository';
+import { BooksService } from '../books/books.service';
+import { BookConfig } from '../config/book.config';
+import { userRating } from '../shared/contributions';
+import { pageOf } from '../shared/paging';
+import { requireUser } from '../shared/users';
+import { CollectionDocument, collectionKey } from './collection.schema';
+import { CollectionsRepository } from './collections.repository';
+
+export function requireLogin(caller: Caller): string {
+  if (!caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
+  return caller.userId;
+}
+
+/**
+ * Users' collection entries (spec "States and transitions"): POST creates (201, or 409/6011 when
+ * the entry exists), PUT replaces (202), DELETE removes (204). Each write also moves the entry's
+ * rating and tags into or out of the book's aggregates.
+ */
+@Injectable()
+export class CollectionsService {
+  /** One write at a time per entry: a PUT reads the old entry to take its share out of the book. */
+  private readonly lock = new KeyedMutex();
+  private readonly sequences: Sequences;
+
+  constructor(
+    private readonly collections: CollectionsRepository,
+    private readonly books: BooksService,
+    private readonly bookRecords: BooksRepository,
+    private readonly users: UsersDirectory,
+    @InjectConnection() connection: Connection,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: BookConfig,
+  ) {
+    this.sequences = new Sequences(connection);
+  }
+
+  async create(bookId: string, input: CollectionInput, caller: Caller): Promise<Collection> {
+    const userId = requireLogin(caller);
+    await this.books.requireBook(bookId);
+    return this.lock.run(collectionKey(userId, bookId), async () => {
+      if (await this.collections.find(userId, bookId)) throw new ApiError('collection_exist');
+      const now = this.now();
+      const entry: CollectionDocument = {
+        _id: collectionKey(userId, bookId),
+        id: await this.sequences.next('collection'),
+        user_id: userId,
+        book_id: bookId,
+        ...this.fieldsOf(input),
+        created: now,
+        updated: now,
+      };
+      // the unique `_id` settles a race with another instance: exactly one insert wins
+      if (!(await this.collections.insert(entry))) throw new ApiError('collection_exist');
+      const book = await this.books.applyContribution(bookId, undefined, entry);
+      return this.present(entry, book);
+    });
+  }
+
+  async update(bookId: string, input: CollectionInput, caller: Caller): Promise<Collection> {
+    const userId = requireLogin(caller);
+    await this.books.requireBook(bookId);
+    return this.lock.run(collectionKey(userId, bookId), async () => {
+      const previous = await this.collections.find(userId, bookId);
+      if (!previous) throw new ApiError('uri_not_found', 'no collection entry for this book; POST creates one');
+      // PUT takes the same parameters as POST and replaces the entry: what is left out is cleared
+      const { rating: _old, ...kept } = previous;
+      const entry: CollectionDocument = { ...kept, ...this.fieldsOf(input), updated: this.now() };
+      await this.collections.replace(entry);
+      const book = await this.books.applyContribution(bookId, previous, entry);
+      return this.present(entry, book);
+    });
+  }
+
+  async remove(bookId: string, caller: Caller): Promise<Record<string, never>> {
+    const userId = requireLogin(caller);
+    await this.books.requireBook(bookId);
+    return this.lock.run(collectionKey(userId, bookId), async () => {
+      const previous = await this.collections.find(userId, bookId);
+      if (!previous || !(await this.collections.delete(userId, bookId))) throw new ApiError('uri_not_found', 'no collection entry for this book');
+      await this.books.applyContribution(bookId, previous, undefined);
+      return {};
+    });
+  }
+
+  /**
+   * GET /v2/book/:id/collection: the caller's entry, or with `user_id` that user's. A private
+   * entry shows only to its owner; an absent one is 404/1001 (spec rules 1 and 2).
+   */
+  async get(bookId: string, query: CollectionLookupQuery, caller: Caller): Promise<Collection> {
+    // without user_id the caller's own entry is meant: that needs a logged-in user (CONTRACT.md section 7)
+    if (!query.user_id) requireLogin(caller);
+    const book = await this.books.requireBook(bookId);
+    const ownerId = query.user_id ? (await requireUser(this.users, query.user_id)).id : requireLogin(caller);
+    const entry = await this.collections.find(ownerId, bookId);
+    if (!entry || (entry.private && entry.user_id !== caller.userId)) throw new ApiError('uri_not_found', 'no collection entry');
+    return this.present(entry, book);
+  }
+
+  /** GET /v2/book/user/:name/collections, newest change first; others see public entries only. */
+  async listByUser(ref: string, query: UserCollectionsQuery, page: PageRequest, caller: Caller): Promise<CollectionList> {
+    const user = await requireUser(this.users, ref);
+    const { total, items } = await this.collections.listByUser(
+      user.id,
+      {
+        status: query.status ? toCollectionStatus(query.status) : undefined,
+        tag: query.tag !== undefined ? query.tag.normalize('NFKC').trim() : undefined,
+        from: query.from ? parseRfc3339(query.from) : undefined,
+        to: query.to ? parseRfc3339(query.to) : undefined,
+        rating: query.rating,
+        includePrivate: caller.userId === user.id,
+      },
+      page.start,
+      page.count,
+    );
+    const books = await this.bookRecords.byIds(items.map((c) => c.book_id));
+    const collections = items.flatMap((c) => {
+      const book = books.get(c.book_id);
+      return book ? [this.present(c, book)] : [];
+    });
+    return envelope('collections', page.start, total, collections);
+  }
+
+  /** A user's tags with how many entries carry each (public entries only, unless the owner asks). */
+  async userTags(ref: string, page: PageRequest, caller: Caller): Promise<TagList> {
+    const user = await requireUser(this.users, ref);
+    const counts = new Map<string, number>();
+    for (const tags of await this.collections.tagsOfUser(user.id, caller.userId === user.id)) {
+      for (const tag of new Set(tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    }
+    const tags = [...counts.entries()]
+      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
+      .map(([title, count]) => ({ count, title }));
+    return envelope('tags', page.start, tags.length, pageOf(tags, page));
+  }
+
+  /**
+   * Update times are kept to the second, as they are shown: a time a client read back and sends
+   * as `from` or `to` then names exactly the entries it saw.
+   */
+  private now(): Date {
+    return new Date(Math.floor(this.clock.now().getTime() / 1000) * 1000);
+  }
+
+  private fieldsOf(input: CollectionInput): Pick<CollectionDocument, 'status' | 'tags' | 'comment' | 'rating' | 'private'> {
+    return {
+      status: toCollectionStatus(input.status),
+      tags: parseTags(input.tags),
+      comment: input.comment ?? '',
+      ...(input.rating ? { rating: input.rating } : {}),
+      private: isPrivate(input.privacy),
+    };
+  }
+
+  present(entry: CollectionDocument, book: BookDocument): Collection {
+    const rating = userRating(entry.rating);
+    return {
+      book: this.books.present(book),
+      book_id: entry.book_id,
+      comment: entry.comment ?? '',
+      id: entry.id,
+      ...(rating ? { rating } : {}),
+      status: entry.status,
+      tags: entry.tags ?? [],
+      updated: formatTimestamp(new Date(entry.updated), this.config.SERVICE_TIMEZONE),
+      user_id: entry.user_id,
+    };
+  }
+}

@@ -1,0 +1,24 @@
+import { Controller } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { BookMessages, ReviewCreateRequest, ReviewDeleteRequest, ReviewUpdateRequest } from '@plaza/contracts';
+import { ReviewsService } from './reviews.service';
+
+@Controller()
+export class ReviewsController {
+  constructor(private readonly reviews: ReviewsService) {}
+
+  @MessagePattern(BookMessages.createReview.subject)
+  create(@Payload() req: ReviewCreateRequest) {
+    return this.reviews.create(req.input, req.caller);
+  }
+
+  @MessagePattern(BookMessages.updateReview.subject)
+  update(@Payload() req: ReviewUpdateRequest) {
+    return this.reviews.update(req.id, req.input, req.caller);
+  }
+
+  @MessagePattern(BookMessages.deleteReview.subject)
+  remove(@Payload() req: ReviewDeleteRequest) {
+    return this.reviews.remove(req.id, req.caller);
+  }
+}

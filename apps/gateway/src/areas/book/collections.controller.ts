@@ -1,0 +1,60 @@
+import { Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { BookMessages, Caller, CollectionInput, CollectionLookupQuery, PageRequest, UserCollectionsQuery } from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import type { FastifyRequest } from 'fastify';
+import { Endpoint } from '../../endpoints/endpoint.decorator';
+import { Endpoints } from '../../endpoints/endpoint-table';
+import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { readBookWrite } from './request-body';
+
+/** Users' collection entries and the tags they gave (spec "States and transitions"). */
+@ApiTags('book')
+@Controller()
+export class BookCollectionsController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  @Endpoint(Endpoints.bookCollectionGet)
+  get(@Param('id') bookId: string, @Query() query: CollectionLookupQuery, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(BookMessages.getCollection, { bookId, query, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.userCollections)
+  listByUser(
+    @Param('name') user: string,
+    @Query() query: UserCollectionsQuery,
+    @Page() page: PageRequest,
+    @CurrentCaller() caller: Caller,
+    @RequestId() requestId: string,
+  ) {
+    return this.bus.request(BookMessages.userCollections, { user, query, page, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.userBookTags)
+  userTags(@Param('name') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(BookMessages.userTags, { user, page, caller }, { requestId });
+  }
+
+  /** Deprecated alias of /v2/book/user/:name/tags (spec "Versioning", item 3). */
+  @Endpoint(Endpoints.userTagsDeprecated)
+  userTagsDeprecated(@Param('id') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(BookMessages.userTags, { user, page, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.collectionCreate)
+  async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    const { input } = await readBookWrite(request, CollectionInput);
+    return this.bus.request(BookMessages.createCollection, { bookId, input, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.collectionUpdate)
+  async update(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    const { input } = await readBookWrite(request, CollectionInput);
+    return this.bus.request(BookMessages.updateCollection, { bookId, input, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.collectionDelete)
+  remove(@Param('id') bookId: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(BookMessages.deleteCollection, { bookId, caller }, { requestId });
+  }
+}

@@ -1,0 +1,34 @@
+import { Controller, Param, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { BookMessages, Caller, ReviewCreateInput, ReviewUpdateInput } from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import type { FastifyRequest } from 'fastify';
+import { Endpoint } from '../../endpoints/endpoint.decorator';
+import { Endpoints } from '../../endpoints/endpoint-table';
+import { CurrentCaller, RequestId } from '../../http/request-context';
+import { readBookWrite } from './request-body';
+
+/** Book reviews (scope service_basic_common). */
+@ApiTags('book')
+@Controller()
+export class BookReviewsController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  @Endpoint(Endpoints.reviewCreate)
+  async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    const { input } = await readBookWrite(request, ReviewCreateInput);
+    return this.bus.request(BookMessages.createReview, { input, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.reviewUpdate)
+  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    const { input } = await readBookWrite(request, ReviewUpdateInput);
+    return this.bus.request(BookMessages.updateReview, { id, input, caller }, { requestId });
+  }
+
+  /** 200 with `{}` (CONTRACT.md section 5). */
+  @Endpoint(Endpoints.reviewDelete)
+  remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(BookMessages.deleteReview, { id, caller }, { requestId });
+  }
+}
