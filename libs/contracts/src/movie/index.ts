@@ -1,2 +1,3 @@
 // Message contracts, DTOs and response shapes of the movie area.
-export {};
+export * from './movie.shapes';
+export * from './movie.messages';

@@ -1,0 +1,53 @@
+import { Injectable } from '@nestjs/common';
+import { InjectModel } from '@nestjs/mongoose';
+import { MovieSubject, SimpleSubject } from '@plaza/contracts';
+import { KeyedMutex } from '@plaza/platform';
+import { Model } from 'mongoose';
+import { isDeepStrictEqual } from 'node:util';
+import { compact, createOrChange, mapLimit, setFields } from '../shared/store';
+import { SubjectViewDocument } from './subject-view.schema';
+
+/**
+ * The `subject_views` collection. Its parts are written by different imports (subjects, photos,
+ * reviews, comments), each a read-modify-write of one document, so every write runs under the
+ * subject's lock (FerretDB v1 updates are not isolated; see KeyedMutex).
+ */
+@Injectable()
+export class SubjectViewsRepository {
+  private readonly lock = new KeyedMutex();
+
+  constructor(@InjectModel(SubjectViewDocument.name) private readonly model: Model<SubjectViewDocument>) {}
+
+  byId(id: string): Promise<SubjectViewDocument | null> {
+    return this.model.findById(id).lean<SubjectViewDocument>().exec();
+  }
+
+  /** Simple Subjects in the order of `ids` (ids with no view left out); parallel findById, not `$in`. */
+  async simples(ids: string[]): Promise<SimpleSubject[]> {
+    const docs = await mapLimit(ids, 10, (id) => this.model.findById(id, { simple: 1 }).lean<Pick<SubjectViewDocument, 'simple'>>().exec());
+    return docs.filter((d): d is Pick<SubjectViewDocument, 'simple'> => d !== null).map((d) => d.simple);
+  }
+
+  /** Writes the part rendered from the record; returns whether the Simple Subject changed (lists and works show it). */
+  saveSubject(id: string, subject: MovieSubject, simple: SimpleSubject): Promise<{ simpleChanged: boolean }> {
+    return this.lock.run(id, async () => {
+      const { previous } = await createOrChange<SubjectViewDocument>(
+        this.model.collection,
+        () => ({ _id: id, subject, simple, photos: [], photos_total: 0, popular_reviews: [], reviews_total: 0, comments_total: 0 }),
+        () => ({ subject, simple }),
+      );
+      return { simpleChanged: !previous || !isDeepStrictEqual(previous.simple, compact(simple)) };
+    });
+  }
+
+  /**
+   * Rewrites derived parts (photos, reviews, totals) with what `compute` reads now. It reads under
+   * the subject's lock, so of two imports touching one subject the later rebuild sees both.
+   */
+  rebuildParts(id: string, compute: () => Promise<Partial<SubjectViewDocument>>): Promise<void> {
+    return this.lock.run(id, async () => {
+      const current = await this.byId(id);
+      if (current) await setFields(this.model.collection, current, await compute());
+    });
+  }
+}
