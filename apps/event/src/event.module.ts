@@ -1,5 +1,37 @@
 import { Module } from '@nestjs/common';
+import { MongooseModule } from '@nestjs/mongoose';
+import { EventPresenter } from './events/event-presenter';
+import { EventDocument, EventSchema } from './events/event.schema';
+import { EventsController } from './events/events.controller';
+import { EventsRepository } from './events/events.repository';
+import { EventsService } from './events/events.service';
+import { EventImportController } from './import/event-import.controller';
+import { LocDocument, LocRefDocument, LocRefSchema, LocSchema } from './locs/loc.schema';
+import { LocsController } from './locs/locs.controller';
+import { LocsRepository } from './locs/locs.repository';
+import { LocsService } from './locs/locs.service';
+import { ParticipantsRepository } from './participation/participants.repository';
+import { ParticipationController } from './participation/participation.controller';
+import { ParticipantDocument, ParticipantSchema, WisherDocument, WisherSchema } from './participation/participation.schemas';
+import { ParticipationService } from './participation/participation.service';
+import { WishersRepository } from './participation/wishers.repository';
+import { EventUsers } from './users/event-users';
 
-/** The event service: its collections, message handlers and import. */
-@Module({})
+/** The event service: cities, events, participation and interest, and their import. */
+@Module({
+  imports: [
+    MongooseModule.forFeature([
+      { name: LocDocument.name, schema: LocSchema },
+      { name: LocRefDocument.name, schema: LocRefSchema },
+      { name: EventDocument.name, schema: EventSchema },
+      { name: ParticipantDocument.name, schema: ParticipantSchema },
+      { name: WisherDocument.name, schema: WisherSchema },
+    ]),
+  ],
+  controllers: [LocsController, EventsController, ParticipationController, EventImportController],
+  providers: [
+    LocsRepository, EventsRepository, ParticipantsRepository, WishersRepository,
+    LocsService, EventsService, ParticipationService, EventPresenter, EventUsers,
+  ],
+})
 export class EventModule {}

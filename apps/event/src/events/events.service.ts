@@ -1,0 +1,105 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  ApiError, Caller, envelope, EventList, EventListRequest, EventStatus, EventView, PageRequest, parseEventCategory,
+  UserCreatedEventsRequest, UserEventsRequest,
+} from '@plaza/contracts';
+import { APP_CONFIG, CLOCK, Clock } from '@plaza/platform';
+import { EventConfig } from '../config/event.config';
+import { LocsRepository } from '../locs/locs.repository';
+import { EventUserLinksRepository, EventUserLink } from '../participation/event-user-links';
+import { ParticipantsRepository } from '../participation/participants.repository';
+import { WishersRepository } from '../participation/wishers.repository';
+import { EventUsers } from '../users/event-users';
+import { EventPresenter } from './event-presenter';
+import { dayWindow, hasStatus } from './event-windows';
+import { EventsRepository, StoredEvent } from './events.repository';
+
+/** Latest beginning first: the order of a user's lists. */
+const latestFirst = (a: StoredEvent, b: StoredEvent) =>
+  new Date(b.begin).getTime() - new Date(a.begin).getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+
+/**
+ * Reading events: one event, the city list by day window and type, and a user's created,
+ * joined and wished events. A private event exists only for its owner and its participants:
+ * everyone else gets 404/1001 for it and never sees it in a list.
+ */
+@Injectable()
+export class EventsService {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: EventConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly events: EventsRepository,
+    private readonly participants: ParticipantsRepository,
+    private readonly wishers: WishersRepository,
+    private readonly locs: LocsRepository,
+    private readonly users: EventUsers,
+    private readonly presenter: EventPresenter,
+  ) {}
+
+  async get(id: string, caller: Caller): Promise<EventView> {
+    return this.presenter.one(await this.visible(id, caller));
+  }
+
+  /**
+   * The stored event if the caller may see it; 404/1001 otherwise (missing or someone else's
+   * private event). `shared` (writes): concurrent checks of one event share one read; a write
+   * shows the counters its own write returned, never this read's.
+   */
+  async visible(id: string, caller: Caller, shared = false): Promise<StoredEvent> {
+    const event = shared ? await this.events.byIdShared(id) : await this.events.byId(id);
+    if (!event || !(await this.canSee(event, caller))) throw new ApiError('uri_not_found', `no event ${id}`);
+    return event;
+  }
+
+  async list(req: EventListRequest): Promise<EventList> {
+    const loc = await this.locs.byRef(req.loc);
+    if (!loc) throw new ApiError('uri_not_found', `no city ${req.loc}`);
+    const now = this.clock.now();
+    const window = dayWindow(req.day_type ?? 'future', now, this.config.SERVICE_TIMEZONE);
+    const category = req.type === undefined || req.type === 'all' ? undefined : parseEventCategory(req.type);
+    if (req.type !== undefined && req.type !== 'all' && !category) throw new ApiError('invalid_args', `type ${req.type}`);
+    const found = await this.events.inLoc(loc._id, window, now, category);
+    return this.page(await this.onlyVisible(found, req.caller), req.page);
+  }
+
+  async createdBy(req: UserCreatedEventsRequest): Promise<EventList> {
+    await this.users.mustExist(req.userId);
+    const found = await this.events.byOwner(req.userId);
+    return this.page(await this.onlyVisible(found, req.caller), req.page);
+  }
+
+  async participatedBy(req: UserEventsRequest): Promise<EventList> {
+    return this.linkedTo(this.participants, req);
+  }
+
+  async wishedBy(req: UserEventsRequest): Promise<EventList> {
+    return this.linkedTo(this.wishers, req);
+  }
+
+  private async linkedTo<T extends EventUserLink>(links: EventUserLinksRepository<T>, req: UserEventsRequest): Promise<EventList> {
+    await this.users.mustExist(req.userId);
+    const now = this.clock.now();
+    const status: EventStatus | undefined = req.status;
+    const found = (await this.events.byIds(await links.eventIdsOf(req.userId)))
+      .filter((e) => status === undefined || hasStatus({ end: new Date(e.end) }, status, now))
+      .sort(latestFirst);
+    return this.page(await this.onlyVisible(found, req.caller), req.page);
+  }
+
+  private async page(events: StoredEvent[], page: PageRequest): Promise<EventList> {
+    const slice = events.slice(page.start, page.start + page.count);
+    return envelope('events', page.start, events.length, await this.presenter.many(slice));
+  }
+
+  private async canSee(event: StoredEvent, caller: Caller): Promise<boolean> {
+    if (!event.is_priv) return true;
+    const userId = caller.userId;
+    if (!userId) return false;
+    return userId === event.owner_id || this.participants.has(event._id, userId);
+  }
+
+  private async onlyVisible(events: StoredEvent[], caller: Caller): Promise<StoredEvent[]> {
+    const allowed = await Promise.all(events.map((e) => this.canSee(e, caller)));
+    return events.filter((_, i) => allowed[i]);
+  }
+}

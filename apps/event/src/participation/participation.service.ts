@@ -1,0 +1,131 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError, Caller, envelope, EventPageRequest, EventUserList, EventView, ParticipateRequest } from '@plaza/contracts';
+import { CLOCK, Clock } from '@plaza/platform';
+import { EventPresenter } from '../events/event-presenter';
+import { EventCounter, EventCounters, EventsRepository } from '../events/events.repository';
+import { EventsService } from '../events/events.service';
+import { EventUsers } from '../users/event-users';
+import { EventUserLink, EventUserLinksRepository, linkId } from './event-user-links';
+import { LinkImportBatch } from './link-import';
+import { ParticipantsRepository } from './participants.repository';
+import { WishersRepository } from './wishers.repository';
+
+/**
+ * Taking part in and being interested in events. Each is one document per (event, user); the
+ * event's counter moves only when that document was really inserted or deleted, so repeating a
+ * join or a leave changes nothing and 200 concurrent joins count 200.
+ */
+@Injectable()
+export class ParticipationService {
+  constructor(
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly events: EventsRepository,
+    private readonly reader: EventsService,
+    private readonly participants: ParticipantsRepository,
+    private readonly wishers: WishersRepository,
+    private readonly users: EventUsers,
+    private readonly presenter: EventPresenter,
+  ) {}
+
+  async participantList(req: EventPageRequest): Promise<EventUserList> {
+    return this.userList(this.participants, req);
+  }
+
+  async wisherList(req: EventPageRequest): Promise<EventUserList> {
+    return this.userList(this.wishers, req);
+  }
+
+  async join(req: ParticipateRequest): Promise<EventView> {
+    const userId = this.userOf(req.caller);
+    const event = await this.reader.visible(req.id, req.caller, true);
+    const counts = await this.link(this.participants, 'participant_count', req.id, userId, { participate_date: req.participate_date });
+    if (counts) return this.presenter.one({ ...event, ...counts });
+    if (req.participate_date !== undefined) {
+      // already taking part: only the chosen day may change, the count never does
+      const existing = await this.participants.find(req.id, userId);
+      if (existing && existing.participate_date !== req.participate_date) await this.participants.setDate(req.id, userId, req.participate_date);
+    }
+    return this.current(req.id);
+  }
+
+  async leave(req: { id: string; caller: Caller }): Promise<EventView> {
+    return this.unlinkAndShow(this.participants, 'participant_count', req);
+  }
+
+  async wish(req: { id: string; caller: Caller }): Promise<EventView> {
+    const userId = this.userOf(req.caller);
+    const event = await this.reader.visible(req.id, req.caller, true);
+    const counts = await this.link(this.wishers, 'wisher_count', req.id, userId, {});
+    return counts ? this.presenter.one({ ...event, ...counts }) : this.current(req.id);
+  }
+
+  async unwish(req: { id: string; caller: Caller }): Promise<EventView> {
+    return this.unlinkAndShow(this.wishers, 'wisher_count', req);
+  }
+
+  /** Import of participations and interest: links one batch at a time, counted once per event (see LinkImportBatch). */
+  startImport(): LinkImportBatch {
+    return new LinkImportBatch(this.events, this.users, this.participants, this.wishers, () => this.clock.now());
+  }
+
+  /**
+   * Inserts the link; only a new one moves the counter. Returns the counts after the change, or
+   * null when the link was already there. If the counter cannot be written, the link is taken
+   * back so that a retry counts it (a crash in between would leave the count one low).
+   */
+  private async link<T extends EventUserLink>(
+    links: EventUserLinksRepository<T>, counter: EventCounter, eventId: string, userId: string, extra: Partial<T>,
+  ): Promise<EventCounters | null> {
+    if (!(await links.add(this.newLink(eventId, userId, extra)))) return null;
+    try {
+      return await this.events.addToCount(eventId, counter, 1);
+    } catch (err) {
+      await links.remove(eventId, userId).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /**
+   * Removes the link and moves the counter back. If the counter cannot be written, the link is
+   * put back (as a new link: its date and join time are not kept) so that the leave can be retried.
+   */
+  private async unlinkAndShow<T extends EventUserLink>(
+    links: EventUserLinksRepository<T>, counter: EventCounter, req: { id: string; caller: Caller },
+  ): Promise<EventView> {
+    const userId = this.userOf(req.caller);
+    const event = await this.reader.visible(req.id, req.caller, true);
+    if (!(await links.remove(req.id, userId))) return this.current(req.id);
+    let counts: EventCounters;
+    try {
+      counts = await this.events.addToCount(req.id, counter, -1);
+    } catch (err) {
+      await links.add(this.newLink<T>(req.id, userId, {})).catch(() => undefined);
+      throw err;
+    }
+    return this.presenter.one({ ...event, ...counts });
+  }
+
+  private newLink<T extends EventUserLink>(eventId: string, userId: string, extra: Partial<T>): T {
+    const doc = { _id: linkId(eventId, userId), event_id: eventId, user_id: userId, created: this.clock.now() } as T;
+    for (const [key, value] of Object.entries(extra)) if (value !== undefined) (doc as Record<string, unknown>)[key] = value;
+    return doc;
+  }
+
+  private async userList<T extends EventUserLink>(links: EventUserLinksRepository<T>, req: EventPageRequest): Promise<EventUserList> {
+    await this.reader.visible(req.id, req.caller);
+    const { total, userIds } = await links.page(req.id, req.page.start, req.page.count);
+    return envelope('users', req.page.start, total, await this.users.byIds(userIds));
+  }
+
+  private async current(id: string): Promise<EventView> {
+    const event = await this.events.byId(id);
+    if (!event) throw new ApiError('uri_not_found', `no event ${id}`);
+    return this.presenter.one(event);
+  }
+
+  /** The gateway lets only logged-in users through; this guards the message contract itself. */
+  private userOf(caller: Caller): string {
+    if (!caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
+    return caller.userId;
+  }
+}

@@ -1,0 +1,82 @@
+import { Controller, Param, Query, Req } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import {
+  Caller, EventListQuery, EventMessages, PageRequest, ParticipateBody, UserEventsQuery, validateInput,
+} from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import type { FastifyRequest } from 'fastify';
+import { Endpoint } from '../../endpoints/endpoint.decorator';
+import { Endpoints } from '../../endpoints/endpoint-table';
+import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { readRequestBody } from '../../pictures/multipart-body';
+
+/** Events, their participants and wishers (spec "Events and locations"); every rule lives in the event service. */
+@ApiTags('event')
+@Controller()
+export class EventController {
+  constructor(private readonly bus: ServiceBus) {}
+
+  @Endpoint(Endpoints.eventList)
+  list(@Query() query: EventListQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.list, { ...query, caller, page }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventsCreatedBy)
+  createdBy(@Param('id') userId: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.createdBy, { userId, caller, page }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventsParticipatedBy)
+  participatedBy(
+    @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string,
+  ) {
+    return this.bus.request(EventMessages.participatedBy, { userId, status: query.status, caller, page }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventsWishedBy)
+  wishedBy(
+    @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string,
+  ) {
+    return this.bus.request(EventMessages.wishedBy, { userId, status: query.status, caller, page }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventGet)
+  get(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.get, { id, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventParticipants)
+  participants(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.participants, { id, caller, page }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventWishers)
+  wishers(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.wishers, { id, caller, page }, { requestId });
+  }
+
+  /** `participate_date` from the body (form, multipart or JSON), or from the query string. */
+  @Endpoint(Endpoints.eventJoin)
+  async join(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    const { fields } = await readRequestBody(request);
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    const raw = 'participate_date' in fields ? fields.participate_date : query.participate_date;
+    const body = await validateInput(ParticipateBody, { participate_date: raw });
+    return this.bus.request(EventMessages.join, { id, caller, participate_date: body.participate_date }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventLeave)
+  leave(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.leave, { id, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventWish)
+  wish(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.wish, { id, caller }, { requestId });
+  }
+
+  @Endpoint(Endpoints.eventUnwish)
+  unwish(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+    return this.bus.request(EventMessages.unwish, { id, caller }, { requestId });
+  }
+}
