@@ -1,0 +1,6 @@
+export * from './checks';
+export * from './installers';
+export * from './manifests';
+export * from './schemas';
+export * from './live';
+export * from './app-config';

@@ -1,0 +1,91 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureNatsServer, freePort, Log, ManagedProcess, portAcceptsConnections, Stack, waitFor } from '@plaza/stack';
+import type { ProbeTarget } from './checks';
+
+export interface ProbeResult {
+  target: ProbeTarget;
+  url: string;
+  status: number | string;
+}
+
+async function get(url: string): Promise<number | string> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
+    await res.arrayBuffer();
+    return res.status;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+export interface ShutdownResult {
+  app: string;
+  exitCode: number | null;
+  ms: number;
+}
+
+/**
+ * Starts the real apps (tools/stack: the processes `npm start` and the e2e tests run) and asks
+ * every probe the manifests and the compose file declare, on the port the stack gave that app:
+ * the gateway's probes go to its HTTP port, a service's to its health port. Then stops each app
+ * with SIGTERM, as Kubernetes and compose do, and records its exit code and how long it took.
+ */
+export async function probeRealApps(targets: ProbeTarget[], log: Log): Promise<{ probes: ProbeResult[]; shutdowns: ShutdownResult[] }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plaza-deploy-check-'));
+  let stack: Stack | undefined;
+  try {
+    stack = await Stack.start({ dataDir, log, readyTimeoutMs: 90_000 });
+    const probes: ProbeResult[] = [];
+    for (const target of targets) {
+      const port = target.app === 'gateway' ? stack.gatewayPort : stack.healthPort(target.app);
+      if (!port) {
+        probes.push({ target, url: '-', status: `the stack has no app ${target.app}` });
+        continue;
+      }
+      const url = `http://127.0.0.1:${port}${target.path}`;
+      probes.push({ target, url, status: await get(url) });
+    }
+    const shutdowns: ShutdownResult[] = [];
+    const order = ['gateway', ...[...stack.apps.keys()].filter((n) => n !== 'gateway')];
+    for (const name of order) {
+      const proc = stack.apps.get(name);
+      if (!proc) continue;
+      const t = Date.now();
+      const exitCode = await proc.stop(30_000);
+      shutdowns.push({ app: name, exitCode, ms: Date.now() - t });
+    }
+    return { probes, shutdowns };
+  } finally {
+    await stack?.stop().catch(() => undefined);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The NATS StatefulSet's probes against a real nats-server run the way the manifest runs it
+ * (JetStream on, monitoring port on): a probe path NATS does not serve fails here.
+ */
+export async function probeNats(paths: string[], log: Log): Promise<ProbeResult[]> {
+  const binary = ensureNatsServer(log);
+  const dir = mkdtempSync(join(tmpdir(), 'plaza-deploy-check-nats-'));
+  const [port, monitor] = [await freePort(), await freePort()];
+  const proc = new ManagedProcess('nats', {
+    command: binary,
+    args: ['--jetstream', '--store_dir', dir, '-a', '127.0.0.1', '-p', String(port), '--http_port', String(monitor)],
+    logFile: join(dir, 'nats.log'),
+  }).start();
+  try {
+    await waitFor(`nats-server monitoring on ${monitor}`, () => portAcceptsConnections(monitor), 30_000, () => (proc.running ? undefined : proc.tail()));
+    const results: ProbeResult[] = [];
+    for (const path of paths) {
+      const url = `http://127.0.0.1:${monitor}${path}`;
+      results.push({ target: { app: 'nats', kind: 'readiness', path, port: 8222 }, url, status: await get(url) });
+    }
+    return results;
+  } finally {
+    await proc.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
