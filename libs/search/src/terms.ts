@@ -32,20 +32,28 @@ function runs(text: string): Runs {
   const out: Runs = { cjk: [], words: [] };
   let cjk = '';
   let word = '';
+  const flushWord = () => {
+    if (word) out.words.push(word.slice(0, MAX_WORD));
+    word = '';
+  };
+  const flushCjk = () => {
+    if (cjk) out.cjk.push(cjk);
+    cjk = '';
+  };
   for (const ch of normalize(text)) {
     if (CJK.test(ch)) {
-      if (word) out.words.push(word.slice(0, MAX_WORD)), (word = '');
+      flushWord();
       cjk += ch;
     } else if (WORD.test(ch)) {
-      if (cjk) out.cjk.push(cjk), (cjk = '');
+      flushCjk();
       word += ch;
     } else {
-      if (word) out.words.push(word.slice(0, MAX_WORD)), (word = '');
-      if (cjk) out.cjk.push(cjk), (cjk = '');
+      flushWord();
+      flushCjk();
     }
   }
-  if (word) out.words.push(word.slice(0, MAX_WORD));
-  if (cjk) out.cjk.push(cjk);
+  flushWord();
+  flushCjk();
   return out;
 }
 

@@ -120,6 +120,7 @@ async function test(): Promise<void> {
     { name: 'setup', command: process.execPath, args: [join(root, 'tools/stack/dist/cli.js'), 'setup'] },
     { name: 'lint', command: process.execPath, args: [join(root, 'node_modules/eslint/bin/eslint.js'), 'apps', 'libs', 'tools'] },
     { name: 'unit', command: process.execPath, args: [jest, '-c', join(root, 'jest.config.js')] },
+    { name: 'deploy', command: process.execPath, args: [join(root, 'tools/deploy-check/dist/main.js')] },
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
     { name: 'faults', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.faults.config.js')] },
   ];
