@@ -11,6 +11,7 @@ import { GATEWAY_CONFIG, GatewayConfig } from './config/gateway.config';
 import { PictureUploads } from './pictures/picture-uploads';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
+import { AccessPolicy } from './access/access-policy';
 
 /** The gateway's shared services, global so every area controller can inject them. */
 @Global()
@@ -37,6 +38,7 @@ export class GatewayCoreModule {
       { provide: PictureSigner, useValue: new PictureSigner(config.PICTURE_SIGNING_KEY) },
       { provide: PictureUploads, inject: [PictureStore], useFactory: (store: PictureStore) => new PictureUploads(store) },
       RateLimitPolicy,
+      AccessPolicy,
       BearerStrategy,
     ];
     return {

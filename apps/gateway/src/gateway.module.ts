@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { PlatformContext, PlatformModule } from '@plaza/platform';
 import { AccessGuard } from './access/access.guard';
@@ -9,8 +9,8 @@ import { GatewayConfig } from './config/gateway.config';
 import { GatewayCoreModule } from './gateway-core.module';
 import { GatewayHealthController } from './health/gateway-health.controller';
 import { ApiExceptionFilter } from './http/api-exception.filter';
-import { ResponseInterceptor } from './http/response.interceptor';
 import { PictureController } from './pictures/picture.controller';
+import { BenchEchoController } from './bench/bench-echo.controller';
 
 /** Root of the gateway: cross-cutting rules as global guard, interceptor and filter; areas as modules. */
 @Module({})
@@ -19,10 +19,9 @@ export class GatewayModule {
     return {
       module: GatewayModule,
       imports: [PlatformModule.forRoot(ctx), GatewayCoreModule.register(ctx.config), PassportModule, AreasModule],
-      controllers: [GatewayHealthController, Auth2Controller, PictureController],
+      controllers: [GatewayHealthController, Auth2Controller, PictureController, ...(ctx.config.BENCH_ENDPOINTS ? [BenchEchoController] : [])],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
-        { provide: APP_INTERCEPTOR, useClass: ResponseInterceptor },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
       ],
     };

@@ -1,6 +1,5 @@
 import 'reflect-metadata';
 import cors from '@fastify/cors';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -17,7 +16,12 @@ import { GatewayModule } from './gateway.module';
 import { markGatewayShuttingDown } from './health/gateway-health.controller';
 import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerWireHooks } from './http/wire-hooks';
+import { securityHeaders } from './http/security-headers';
+import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
+import { AccessPolicy } from './access/access-policy';
+import { registerCachedReadFastPath } from './cache/cached-read.fast-path';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -64,8 +68,10 @@ async function bootstrap(): Promise<void> {
     }),
   );
   const fastify = app.getHttpAdapter().getInstance();
-  await app.register(helmet, {
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'] } },
+  const security = securityHeaders({
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
+      // over plain http (a laptop) upgrading would break the sign-in form's POST
+      upgradeInsecureRequests: config.requireHttps ? [] : null } },
     crossOriginResourcePolicy: { policy: 'cross-origin' },
     hsts: config.requireHttps,
   });
@@ -76,15 +82,23 @@ async function bootstrap(): Promise<void> {
   });
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
   let closing = false;
-  fastify.addHook('onRequest', async (request, reply) => {
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.headers(security);
     reply.header('x-request-id', request.id);
-  });
-  // while draining, answers close their keep-alive connection so the server can finish closing
-  fastify.addHook('onSend', async (_request, reply, payload) => {
+    // while draining, answers close their keep-alive connection so the server can finish closing
     if (closing) reply.header('connection', 'close');
-    return payload;
+    done();
   });
   registerWireHooks(fastify, logger);
+  registerResponseShaping(fastify, config.RESPONSE_CACHE_ENABLED ? app.get(ResponseCache) : undefined);
+  if (config.RESPONSE_CACHE_ENABLED) {
+    registerCachedReadFastPath(fastify, {
+      policy: app.get(AccessPolicy),
+      tokens: app.get(TokenVerifier),
+      rateLimits: app.get(RateLimitPolicy),
+      cache: app.get(ResponseCache),
+    });
+  }
 
   // dependencies the guard needs before the first request; each retries until NATS/identity answer
   const revocations = app.get(RevocationList);
@@ -109,6 +123,9 @@ async function bootstrap(): Promise<void> {
   installGracefulShutdown(app, nats, logger, app.get(ReadinessRegistry), config.SHUTDOWN_GRACE_MS, async () => {
     markGatewayShuttingDown();
     closing = true;
+    // a keep-alive connection whose request finishes during the drain is closed once it goes idle
+    // (server.close() closes only the connections idle at that moment)
+    setInterval(() => fastify.server.closeIdleConnections(), 50).unref();
   });
 }
 

@@ -24,9 +24,9 @@ async function identityIsEmpty(mongoUrl: string): Promise<boolean> {
   }
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<number> {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, output: 'inherit' | 'ignore' = 'inherit'): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env }, cwd: workspaceRoot() });
+    const child = spawn(command, args, { stdio: ['ignore', output, 'inherit'], env: { ...process.env, ...env }, cwd: workspaceRoot() });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
@@ -109,7 +109,8 @@ interface Step {
   command: string;
   args: string[];
   env?: NodeJS.ProcessEnv;
-  optional?: () => string | undefined;
+  /** A preparation step: its output is not shown and it is not listed in the summary unless it fails. */
+  quiet?: boolean;
 }
 
 /** `npm test`: every test tier in order, with a summary. PLAZA_TEST_STEPS=unit,e2e runs a subset. */
@@ -118,7 +119,9 @@ async function test(): Promise<void> {
   const jest = join(root, 'node_modules/jest/bin/jest.js');
   const steps: Step[] = [
     { name: 'setup', command: process.execPath, args: [join(root, 'tools/stack/dist/cli.js'), 'setup'] },
-    { name: 'lint', command: process.execPath, args: [join(root, 'node_modules/eslint/bin/eslint.js'), 'apps', 'libs', 'tools'] },
+    // the module-boundary rule reads Nx's cached project graph and silently skips itself without one
+    { name: 'graph', command: process.execPath, args: [join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], env: { NX_DAEMON: 'false' }, quiet: true },
+    { name: 'lint', command: process.execPath, args: [join(root, 'node_modules/eslint/bin/eslint.js'), '--quiet', 'apps', 'libs', 'tools'] },
     { name: 'unit', command: process.execPath, args: [jest, '-c', join(root, 'jest.config.js')] },
     { name: 'deploy', command: process.execPath, args: [join(root, 'tools/deploy-check/dist/main.js')] },
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
@@ -128,10 +131,10 @@ async function test(): Promise<void> {
   const results: Array<{ name: string; code: number; seconds: number }> = [];
   for (const step of steps) {
     if (only && !only.includes(step.name)) continue;
-    say(`\n=== ${step.name} ===`);
+    if (!step.quiet) say(`\n=== ${step.name} ===`);
     const t = Date.now();
-    const code = await run(step.command, step.args, step.env);
-    results.push({ name: step.name, code, seconds: Math.round((Date.now() - t) / 1000) });
+    const code = await run(step.command, step.args, step.env, step.quiet ? 'ignore' : 'inherit');
+    if (!step.quiet || code !== 0) results.push({ name: step.name, code, seconds: Math.round((Date.now() - t) / 1000) });
   }
   say('\n=== summary ===');
   for (const r of results) say(`${r.code === 0 ? 'PASS' : 'FAIL'}  ${r.name.padEnd(10)} ${r.seconds}s`);

@@ -24,6 +24,8 @@ export interface StackOptions {
   /** Extra environment for every app, and per app. */
   env?: Record<string, string>;
   appEnv?: Partial<Record<AppName, Record<string, string>>>;
+  /** Extra Node flags per app (for example `--cpu-prof` to profile one of them). */
+  nodeArgs?: Partial<Record<AppName, string[]>>;
   /** How many instances of each service to run (default 1). */
   instances?: Partial<Record<ServiceApp, number>>;
   log?: Log;
@@ -182,6 +184,11 @@ export class Stack {
     };
   }
 
+  /** Source-mapped stack traces cost ~13 MiB per process; PLAZA_SOURCE_MAPS=1 turns them on for debugging. */
+  private nodeFlags(): string[] {
+    return process.env.PLAZA_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
+  }
+
   private entryPoint(app: AppName): string {
     return join(workspaceRoot(), 'apps', app, 'dist', 'main.js');
   }
@@ -192,7 +199,8 @@ export class Stack {
     const extra: Record<string, string> = service === 'identity' ? { JWT_KEYS_DIR: join(this.options.dataDir, 'keys') } : {};
     const proc = new ManagedProcess(name, {
       command: process.execPath,
-      args: ['--enable-source-maps', this.entryPoint(service)],
+      // services allocate little: a small young generation keeps each process's idle RSS ~12 MiB lower
+      args: [...this.nodeFlags(), ...(this.options.nodeArgs?.[service] ?? []), '--max-semi-space-size=2', this.entryPoint(service)],
       env: { ...this.commonEnv(), HEALTH_PORT: String(healthPort), ...extra, ...this.options.appEnv?.[service] },
       logFile: join(this.logDir, `${name}.log`),
     });
@@ -204,7 +212,7 @@ export class Stack {
   private gatewayProcess(port: number, host: string, env: Record<string, string>, name: string): ManagedProcess {
     return new ManagedProcess(name, {
       command: process.execPath,
-      args: ['--enable-source-maps', this.entryPoint('gateway')],
+      args: [...this.nodeFlags(), ...(this.options.nodeArgs?.gateway ?? []), this.entryPoint('gateway')],
       env: { ...this.commonEnv(), PORT: String(port), HOST: host, ...env },
       logFile: join(this.logDir, `${name}.log`),
     });

@@ -4,12 +4,12 @@ import { AuthGuard } from '@nestjs/passport';
 import { ANONYMOUS, ApiError, Caller } from '@plaza/contracts';
 import type { FastifyRequest } from 'fastify';
 import { ApikeyResolver } from '../auth/apikey-resolver';
-import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { ENDPOINT_METADATA } from '../endpoints/endpoint.decorator';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
-import { readCallback, readPaging } from '../http/query-params';
+import { readPaging } from '../http/query-params';
 import { stateOf } from '../http/request-context';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
+import { AccessPolicy } from './access-policy';
 
 const BearerAuthGuard = AuthGuard('bearer');
 
@@ -24,7 +24,7 @@ export class AccessGuard implements CanActivate {
 
   constructor(
     private readonly reflector: Reflector,
-    @Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig,
+    @Inject(AccessPolicy) private readonly policy: AccessPolicy,
     @Inject(ApikeyResolver) private readonly apikeys: ApikeyResolver,
     @Inject(RateLimitPolicy) private readonly rateLimits: RateLimitPolicy,
   ) {}
@@ -35,23 +35,15 @@ export class AccessGuard implements CanActivate {
     const state = stateOf(request);
     state.endpoint = endpoint;
 
-    const callback = readCallback(request);
-    if (callback.kind === 'invalid') throw new ApiError('invalid_callback');
-    if (callback.kind === 'valid') state.jsonpCallback = callback.name;
+    this.policy.checkCallback(request, state);
     if (!endpoint) return true;
 
-    const hasBearer = /^bearer\s/i.test(request.headers.authorization ?? '');
-    if (hasBearer && this.config.requireHttps && request.protocol !== 'https') throw new ApiError('invalid_request_scheme');
-
+    const hasBearer = this.policy.hasBearer(request);
+    this.policy.checkScheme(request, hasBearer);
     const caller = await this.identify(context, request, hasBearer);
     state.caller = caller;
-
-    if (endpoint.access === 'user' && !caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
-    if (endpoint.tiers && !endpoint.tiers.includes(caller.tier)) throw new ApiError('uri_not_found', `not available to the ${caller.tier} tier`);
-    if (hasBearer && endpoint.scope && !hasScope(caller, endpoint.scope)) throw new ApiError('invalid_credencial2', 'the token lacks the scope this endpoint needs');
-
+    this.policy.checkEndpoint(endpoint, caller, hasBearer);
     if (endpoint.paging) state.page = readPaging(request, endpoint.paging);
-
     await this.rateLimits.enforce(request, endpoint, caller, hasBearer);
     return true;
   }
@@ -69,9 +61,4 @@ export class AccessGuard implements CanActivate {
     }
     return ANONYMOUS;
   }
-}
-
-function hasScope(caller: Caller, scope: NonNullable<EndpointDefinition['scope']>): boolean {
-  if (typeof scope === 'string') return caller.scopes.includes(scope);
-  return scope.anyOf.some((s) => caller.scopes.includes(s));
 }

@@ -1,5 +1,6 @@
 import { CACHE_INVALIDATED, CacheInvalidation } from '@plaza/contracts';
 import { LRUCache } from 'lru-cache';
+import { etagOf } from '../http/etag';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 
@@ -7,6 +8,15 @@ interface Entry {
   body: unknown;
   area: string;
   tags: string[];
+  /** The body as sent, and its ETag, made on first use and reused by every later hit. */
+  json?: string;
+  etag?: string;
+}
+
+export interface CachedAnswer {
+  body: unknown;
+  json: string;
+  etag: string;
 }
 
 /**
@@ -52,6 +62,15 @@ export class ResponseCache {
 
   get(key: string): unknown | undefined {
     return this.entries.get(key)?.body;
+  }
+
+  /** A cached answer with its serialized form and ETag (computed once per entry). */
+  answer(key: string): CachedAnswer | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    entry.json ??= JSON.stringify(entry.body);
+    entry.etag ??= etagOf(entry.json);
+    return { body: entry.body, json: entry.json, etag: entry.etag };
   }
 
   set(key: string, body: unknown, area: string, tags: string[], ttlSeconds: number, generationAtRequest: number): void {

@@ -30,6 +30,9 @@ export class GatewayConfig extends BaseConfig {
   @IsString() @Matches(/^[A-Za-z0-9_-]{1,40}$/) RATE_LIMIT_NAMESPACE = 'default';
 
   @Transform(toBool) @IsBoolean() RESPONSE_CACHE_ENABLED = true;
+
+  /** Adds `GET /_bench/echo` (gateway → NATS → a service → back, no database) for `npm run bench`. Off by default. */
+  @Transform(toBool) @IsBoolean() BENCH_ENDPOINTS = false;
   @Transform(toInt) @IsInt() @Min(0) RESPONSE_CACHE_MAX_ENTRIES = 20000;
 
   /** Issuer and audience every access token must carry. */

@@ -1,4 +1,5 @@
 import { applyDecorators, HttpCode, RequestMapping, RequestMethod, SetMetadata } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiOperation } from '@nestjs/swagger';
 import { EndpointDefinition } from './endpoint-table';
 import { toFastifyPath } from './route-patterns';
@@ -15,6 +16,8 @@ export function Endpoint(definition: EndpointDefinition): MethodDecorator {
     RequestMapping({ path: toFastifyPath(definition.path), method: RequestMethod[definition.method] }),
     HttpCode(definition.status ?? 200),
     SetMetadata(ENDPOINT_METADATA, definition),
+    // also on the fastify route, for hooks that run before Nest (the cached-read fast path)
+    RouteConfig({ endpoint: definition }),
     ApiOperation({ summary: definition.summary, deprecated: definition.deprecated }),
   );
 }

@@ -1,11 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
-import { ApiError, ErrorName, OAUTH_ERROR_BY_CODE } from '@plaza/contracts';
+import { ApiError, ErrorName } from '@plaza/contracts';
 import { LOGGER, Logger } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { methodsForPath } from '../endpoints/route-patterns';
 import { readCallback } from './query-params';
-import { pathOf, requestLine, stateOf } from './request-context';
+import { sendApiError } from './error-body';
+import { pathOf, stateOf } from './request-context';
 
 /** Errors fastify and its plugins raise before a handler runs, by their code. */
 const FRAMEWORK_ERRORS: Record<string, ErrorName> = {
@@ -43,13 +44,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     if (error.status >= 500) {
       this.logger.error({ reqId: request.id, code: error.code, detail: error.detail, err: exception instanceof ApiError ? undefined : exception }, 'request failed');
     }
-    const body: Record<string, unknown> = { msg: error.msg, code: error.code, request: requestLine(request) };
-    // the token endpoints also speak RFC 6749 (CONTRACT.md section 2)
-    if (pathOf(request).startsWith('/auth2/')) {
-      body.error = OAUTH_ERROR_BY_CODE[error.code] ?? (error.status >= 500 ? 'server_error' : 'invalid_request');
-      body.error_description = error.detail ?? error.msg;
-    }
-    void reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+    void sendApiError(request, reply, error);
   }
 
   private toApiError(exception: unknown, request: FastifyRequest): ApiError {

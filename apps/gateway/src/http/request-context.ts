@@ -10,6 +10,8 @@ export interface RequestState {
   page?: PageRequest;
   /** A valid JSONP callback name, when the request asked for one. */
   jsonpCallback?: string;
+  /** The response cache's generation when the request began (a later invalidation voids its answer). */
+  cacheGeneration?: number;
   /** Rate-limit headers to add to the response. */
   rateLimitHeaders?: Record<string, string>;
 }

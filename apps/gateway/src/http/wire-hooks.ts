@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHash } from 'node:crypto';
+import { etagMatches, etagOf } from './etag';
 import type { Logger } from 'pino';
 import { pathOf } from './request-context';
 
@@ -9,15 +9,6 @@ function escapeSeparators(json: string): string {
   return json.replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
-function etagOf(payload: string): string {
-  return `"${createHash('sha1').update(payload).digest('base64url')}"`;
-}
-
-function matches(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === '*') return true;
-  return ifNoneMatch.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
-}
 
 /**
  * Wire-level response rules that must see every response, errors included:
@@ -35,9 +26,10 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
       reply.header('content-type', 'text/javascript; charset=utf-8');
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200) {
-      const etag = etagOf(body);
+      // a cached answer arrives with its ETag already made
+      const etag = (reply.getHeader('etag') as string | undefined) ?? etagOf(body);
       reply.header('etag', etag);
-      if (matches(request.headers['if-none-match'], etag)) {
+      if (etagMatches(request.headers['if-none-match'], etag)) {
         reply.code(304);
         return '';
       }
@@ -45,7 +37,9 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
     return body;
   });
 
-  fastify.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
+  const accessLog = logger.isLevelEnabled('info');
+  fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (!accessLog) return done();
     const caller = request.plaza?.caller;
     logger.info(
       {
@@ -59,5 +53,6 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
       },
       'request',
     );
+    done();
   });
 }

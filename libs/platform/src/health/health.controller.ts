@@ -1,6 +1,6 @@
 import { Controller, Get, Inject, Res, Type } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { pingMessage, PingRequest, PingResponse } from '@plaza/contracts';
+import { echoMessage, EchoResponse, pingMessage, PingRequest, PingResponse } from '@plaza/contracts';
 import type { FastifyReply } from 'fastify';
 import { hostname } from 'node:os';
 import { ReadinessRegistry } from './readiness';
@@ -31,6 +31,11 @@ export function createHealthController(service: string): Type<unknown> {
     async ping(@Payload() request: PingRequest): Promise<PingResponse> {
       const report = await this.readiness.report(500);
       return { service, instance, ready: report.status === 'ok', ...(request.echo !== undefined ? { echo: request.echo } : {}) };
+    }
+
+    @MessagePattern(echoMessage(service).subject)
+    echo(@Payload() request: PingRequest): EchoResponse {
+      return { service, echo: request.echo };
     }
   }
   return HealthController;

@@ -17,6 +17,8 @@ export async function connectNats(url: string, name: string, logger: Logger): Pr
     reconnectJitter: 100,
     waitOnFirstConnect: true,
     pingInterval: 10_000,
+    // nats.js otherwise captures a stack trace (an Error) for every request, in case it times out
+    noAsyncTraces: true,
     maxPingOut: 3,
   });
   void (async () => {

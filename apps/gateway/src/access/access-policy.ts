@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ApiError, Caller } from '@plaza/contracts';
+import type { FastifyRequest } from 'fastify';
+import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
+import { EndpointDefinition } from '../endpoints/endpoint-table';
+import { readCallback } from '../http/query-params';
+import { RequestState } from '../http/request-context';
+
+const BEARER = /^bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+/**
+ * The access rules that do not depend on how the caller was identified, shared by the access
+ * guard (every request) and the cached-read fast path, so both apply exactly the same checks.
+ */
+@Injectable()
+export class AccessPolicy {
+  constructor(@Inject(GATEWAY_CONFIG) private readonly config: GatewayConfig) {}
+
+  /** `callback` syntax (400/1015); a valid name is remembered for the JSONP wrapper. */
+  checkCallback(request: FastifyRequest, state: RequestState): void {
+    const callback = readCallback(request);
+    if (callback.kind === 'invalid') throw new ApiError('invalid_callback');
+    if (callback.kind === 'valid') state.jsonpCallback = callback.name;
+  }
+
+  hasBearer(request: FastifyRequest): boolean {
+    return /^bearer\s/i.test(request.headers.authorization ?? '');
+  }
+
+  /** The token of a well-formed `Authorization: Bearer` header (RFC 6750), else undefined. */
+  bearerToken(request: FastifyRequest): string | undefined {
+    return BEARER.exec(request.headers.authorization ?? '')?.[1];
+  }
+
+  /** A Bearer token over plain http while https is required: 400/100 (CONTRACT.md section 1). */
+  checkScheme(request: FastifyRequest, hasBearer: boolean): void {
+    if (hasBearer && this.config.requireHttps && request.protocol !== 'https') throw new ApiError('invalid_request_scheme');
+  }
+
+  /** Login, movie tier and scope, from the endpoint's row of the table. */
+  checkEndpoint(endpoint: EndpointDefinition, caller: Caller, hasBearer: boolean): void {
+    if (endpoint.access === 'user' && !caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
+    if (endpoint.tiers && !endpoint.tiers.includes(caller.tier)) throw new ApiError('uri_not_found', `not available to the ${caller.tier} tier`);
+    if (hasBearer && endpoint.scope && !hasScope(caller, endpoint.scope)) {
+      throw new ApiError('invalid_credencial2', 'the token lacks the scope this endpoint needs');
+    }
+  }
+}
+
+function hasScope(caller: Caller, scope: NonNullable<EndpointDefinition['scope']>): boolean {
+  if (typeof scope === 'string') return caller.scopes.includes(scope);
+  return scope.anyOf.some((s) => caller.scopes.includes(s));
+}

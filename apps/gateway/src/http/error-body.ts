@@ -1,0 +1,14 @@
+import { ApiError, OAUTH_ERROR_BY_CODE } from '@plaza/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pathOf, requestLine } from './request-context';
+
+/** Sends an error as the spec shapes it: `{msg, code, request}` with the catalogue's status. */
+export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  const body: Record<string, unknown> = { msg: error.msg, code: error.code, request: requestLine(request) };
+  // the token endpoints also speak RFC 6749 (CONTRACT.md section 2)
+  if (pathOf(request).startsWith('/auth2/')) {
+    body.error = OAUTH_ERROR_BY_CODE[error.code] ?? (error.status >= 500 ? 'server_error' : 'invalid_request');
+    body.error_description = error.detail ?? error.msg;
+  }
+  return reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+}

@@ -1,0 +1,242 @@
+import { DEMO_PASSWORD, EN_WORDS, writeCatalogue, ZH_WORDS } from '@plaza/demo';
+import { freePort, httpStatus, ManagedProcess, Stack, waitFor, workspaceRoot } from '@plaza/stack';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { CatalogueIds, readIds } from './catalogue';
+import { Context, LoadOptions, measure, single, Step, Target } from './load';
+import { Report, renderMarkdown, ScenarioResult, TargetCheck } from './report';
+import { memoryOf } from './rss';
+import { measureScaling } from './scaling';
+import { paced } from './paced';
+
+const quick = process.argv.includes('--quick');
+const LOAD: LoadOptions = quick ? { connections: 10, durationSeconds: 2 } : { connections: 20, durationSeconds: 5 };
+const ROUNDS = quick ? 1 : 3;
+const say = (line: string) => process.stdout.write(`${line}\n`);
+const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
+const root = workspaceRoot();
+
+async function startBaseline(name: string, script: string, env: Record<string, string>, dataDir: string): Promise<{ url: string; proc: ManagedProcess }> {
+  const port = await freePort();
+  const proc = new ManagedProcess(name, {
+    command: process.execPath,
+    args: [join(root, 'tools/bench/dist/baselines', script)],
+    env: { ...env, PORT: String(port) },
+    logFile: join(dataDir, 'logs', `${name}.log`),
+  }).start();
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(name, async () => (await httpStatus(`${url}/`).catch(() => 0)) > 0, 20_000, () => (proc.running ? undefined : proc.tail()));
+  return { url, proc };
+}
+
+async function form(url: string, body: Record<string, string>, token?: string): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: new URLSearchParams(body).toString(),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+const idRead = (prefix: string, ids: () => string, token?: string, extraQuery = ''): Step => ({
+  path: (ctx) => {
+    ctx.id = ids();
+    return `${prefix}${ctx.id as string}${extraQuery}`;
+  },
+  headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
+  verify: (status, body, ctx) => status === 200 && body.includes(`"id":"${ctx.id as string}"`),
+});
+
+/** Each connection plays one user: collect a book, change it, remove it, write a note, like it. */
+function writeMix(tokens: string[], books: string[]): Target {
+  let next = 0;
+  const user = (ctx: Context) => {
+    if (ctx.token === undefined) {
+      ctx.token = tokens[next++ % tokens.length];
+      ctx.book = Math.floor(Math.random() * books.length);
+    }
+    return { authorization: `Bearer ${ctx.token as string}`, 'content-type': 'application/x-www-form-urlencoded' };
+  };
+  const book = (ctx: Context) => books[(ctx.book as number) % books.length];
+  return {
+    steps: [
+      { method: 'POST', path: (ctx) => { user(ctx); ctx.book = (ctx.book as number) + 1; return `/v2/book/${book(ctx)}/collection`; },
+        headers: user, body: () => 'status=wish&rating=4&tags=bench%20test', verify: (s) => s === 201 },
+      { method: 'PUT', path: (ctx) => `/v2/book/${book(ctx)}/collection`, headers: user, body: () => 'status=read&rating=5', verify: (s) => s === 202 },
+      { method: 'DELETE', path: (ctx) => `/v2/book/${book(ctx)}/collection`, headers: user, verify: (s) => s === 204 },
+      { method: 'POST', path: () => '/v2/notes', headers: user, body: () => 'title=Bench&content=A%20note%20written%20by%20the%20benchmark.',
+        verify: (s, body, ctx) => {
+          const m = /"id":"(\d+)"/.exec(body);
+          if (m) ctx.note = m[1];
+          return s === 201 && Boolean(m);
+        } },
+      { method: 'POST', path: (ctx) => `/v2/note/${(ctx.note as string) ?? '0'}/like`, headers: user, verify: (s) => s === 202 },
+    ],
+  };
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'plaza-bench-'));
+  const started = Date.now();
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, ${process.platform} ${process.arch}`;
+  say(`benchmark (${quick ? 'quick' : 'full'}) on ${machine}`);
+
+  const b = await startBaseline('baseline-b', 'hello.js', {}, dataDir);
+  const t0 = Date.now();
+  const stack = await Stack.start({
+    dataDir,
+    env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', BENCH_ENDPOINTS: 'true', NODE_ENV: 'development' },
+    log: say,
+  });
+  const startToReadyMs = Date.now() - t0;
+  say(`stack ready in ${startToReadyMs} ms`);
+  const report: Report = {
+    date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC',
+    command: quick ? 'npm run bench -- --quick' : 'npm run bench',
+    machine,
+    versions: stack.versions(),
+    load: `autocannon, ${LOAD.connections} connections, no pipelining, ${ROUNDS} × ${LOAD.durationSeconds} s rounds after a warm-up (median), every body checked`,
+    startToReadyMs,
+    scenarios: [],
+    memory: [],
+    scale: [],
+    targets: [],
+  };
+  try {
+    await new Promise((r) => setTimeout(r, 2000));
+    const idle = new Map([...stack.apps.entries()].map(([n, p]) => [n, memoryOf(p.pid)?.rss ?? 0]));
+    if (stack.mongo) idle.set(stack.mongo.kind, memoryOf(stack.mongo.process.pid)?.rss ?? 0);
+    if (stack.nats) idle.set('nats-server', memoryOf(stack.nats.process.pid)?.rss ?? 0);
+
+    const size = quick ? { users: 30, books: 500, movies: 300, celebrities: 200, events: 60 } : undefined;
+    const file = join(dataDir, 'catalogue.ndjson');
+    await writeCatalogue(file, size);
+    const importStarted = Date.now();
+    const run = spawnSync(process.execPath, [join(root, 'apps/importer/dist/main.js'), file], { env: { ...process.env, NATS_URL: stack.natsUrl }, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`catalogue import failed:\n${run.stderr}`);
+    say(`catalogue imported in ${Math.round((Date.now() - importStarted) / 1000)} s`);
+    const ids: CatalogueIds = await readIds(file);
+
+    const cold = await stack.startExtraGateway({ RESPONSE_CACHE_ENABLED: 'false', BENCH_ENDPOINTS: 'true', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' });
+    const m = await startBaseline('baseline-m', 'monolith.js', { MONGO_URL: stack.mongoUrl, PUBLIC_API_URL: stack.baseUrl, PUBLIC_WEB_URL: `${stack.baseUrl}/web` }, dataDir);
+
+    const premium = (await form(`${stack.baseUrl}/auth2/token`, { grant_type: 'client_credentials', client_id: 'demo-premium', client_secret: 'demo-premium-secret' })).json.access_token as string;
+    const writers = ids.users.slice(3, 3 + LOAD.connections);
+    const userTokens: string[] = [];
+    for (const u of writers) {
+      const r = await form(`${stack.baseUrl}/auth2/token`, { grant_type: 'password', client_id: 'demo-premium', client_secret: 'demo-premium-secret', username: u.uid, password: DEMO_PASSWORD });
+      userTokens.push(r.json.access_token as string);
+    }
+
+    const hotBooks = ids.books.slice(0, 20);
+    const hotMovies = ids.movies.slice(0, 20);
+    const results: ScenarioResult[] = report.scenarios;
+    const scenario = async (name: string, server: string, url: string, target: Target) => {
+      say(`  ${name} (${server})...`);
+      const r = await measure(url, target, LOAD, ROUNDS);
+      results.push({ name, server, ...r });
+      say(`    ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+      return r;
+    };
+
+    const B = await scenario('hello world', 'B', b.url, single({ path: () => '/', verify: (s, body) => s === 200 && body.includes('world') }));
+    const mBook = await scenario('GET /v2/book/:id', 'M', m.url, single(idRead('/v2/book/', () => pick(ids.books))));
+    const mMovie = await scenario('GET /v2/movie/subject/:id', 'M', m.url, single(idRead('/v2/movie/subject/', () => pick(ids.movies))));
+    const echo = await scenario('gateway → NATS → service echo', 'stack', stack.baseUrl, single({ path: () => '/_bench/echo?n=x', verify: (s, body) => s === 200 && body.includes('"echo":"x"') }));
+    const warmBook = await scenario('GET /v2/book/:id warm', 'stack', stack.baseUrl, single(idRead('/v2/book/', () => pick(hotBooks), premium)));
+    const coldBook = await scenario('GET /v2/book/:id cold', 'stack', cold.baseUrl, single(idRead('/v2/book/', () => pick(ids.books), premium)));
+    const warmMovie = await scenario('GET /v2/movie/subject/:id warm', 'stack', stack.baseUrl, single(idRead('/v2/movie/subject/', () => pick(hotMovies), premium)));
+    const coldMovie = await scenario('GET /v2/movie/subject/:id cold', 'stack', cold.baseUrl, single(idRead('/v2/movie/subject/', () => pick(ids.movies), premium)));
+    await scenario('GET /v2/book/:id warm, fields + JSONP', 'stack', stack.baseUrl, single({
+      ...idRead('/v2/book/', () => pick(hotBooks), premium, '?fields=id,title,rating&callback=cb'),
+      verify: (s, body, ctx) => s === 200 && body.startsWith('/**/cb(') && body.includes(`"id":"${ctx.id as string}"`),
+    }));
+    await scenario('GET /v2/book/search?q= (cold)', 'stack', cold.baseUrl, single({
+      path: () => `/v2/book/search?q=${encodeURIComponent(pick([...ZH_WORDS, ...EN_WORDS]))}&count=20`,
+      headers: () => ({ authorization: `Bearer ${premium}` }),
+      verify: (s, body) => s === 200 && body.includes('"books":'),
+    }));
+    await scenario('GET /v2/movie/in_theaters', 'stack', stack.baseUrl, single({
+      path: () => '/v2/movie/in_theaters',
+      headers: () => ({ authorization: `Bearer ${premium}` }),
+      verify: (s, body) => s === 200 && body.includes('"subjects":'),
+    }));
+    await scenario('write mix (collection POST/PUT/DELETE, note, like)', 'stack', stack.baseUrl, writeMix(userTokens, ids.books));
+    // a user's list: give each writer 20 entries first
+    for (const [i, token] of userTokens.entries()) {
+      for (let k = 0; k < (quick ? 5 : 20); k++) await form(`${stack.baseUrl}/v2/book/${ids.books[(i * 97 + k) % ids.books.length]}/collection`, { status: 'read', rating: '3' }, token);
+    }
+    await scenario("GET /v2/book/user/:name/collections", 'stack', stack.baseUrl, single({
+      path: () => `/v2/book/user/${pick(writers).uid}/collections`,
+      headers: () => ({ authorization: `Bearer ${premium}` }),
+      verify: (s, body) => s === 200 && body.includes('"collections":['),
+    }));
+
+    for (const s of results) {
+      s.vsB = s.rps / B.rps;
+      if (s.name.startsWith('GET /v2/book/:id') && !s.name.includes('fields')) s.vsM = s.rps / mBook.rps;
+      if (s.name.startsWith('GET /v2/movie/subject/:id')) s.vsM = s.rps / mMovie.rps;
+    }
+
+    // latency at half the maximum rate of the hot read
+    const half = Math.max(50, Math.round(warmBook.rps / 2));
+    const halfRun = await paced(`${stack.baseUrl}/v2/book/${hotBooks[0]}`, half, quick ? 3 : 10, { authorization: `Bearer ${premium}` }, (s) => s === 200);
+    report.halfRate = { rate: half, p50: halfRun.p50, p99: halfRun.p99 };
+
+    for (const [name, proc] of stack.apps) {
+      const mem = memoryOf(proc.pid);
+      if (mem && idle.has(name)) report.memory.push({ process: name, idleMb: idle.get(name) ?? 0, peakMb: mem.peak });
+    }
+    if (stack.mongo) report.memory.push({ process: stack.mongo.kind, idleMb: idle.get(stack.mongo.kind) ?? 0, peakMb: memoryOf(stack.mongo.process.pid)?.peak ?? 0 });
+    if (stack.nats) report.memory.push({ process: 'nats-server', idleMb: idle.get('nats-server') ?? 0, peakMb: memoryOf(stack.nats.process.pid)?.peak ?? 0 });
+    const idleTotal = report.memory.reduce((a, r) => a + r.idleMb, 0);
+    report.memory.push({ process: '**whole stack**', idleMb: idleTotal, peakMb: report.memory.reduce((a, r) => a + r.peakMb, 0) });
+
+    await m.proc.stop();
+    await stack.stop();
+    await b.proc.stop();
+
+    report.scale = await measureScaling(join(dataDir, 'scale'), quick ? [1000] : [1000, 10_000, 100_000], say);
+
+    const check = (target: string, measured: string, ok: boolean): TargetCheck => ({ target, measured, ok });
+    const allErrors = results.reduce((a, s) => a + s.errors, 0);
+    const first = report.scale[0];
+    const last = report.scale[report.scale.length - 1];
+    report.targets = [
+      check('echo ≥ 0.30 × B', `${(echo.rps / B.rps).toFixed(2)} × B`, echo.rps >= 0.3 * B.rps),
+      check('warm GET /v2/book/:id ≥ 0.50 × B and > M', `${(warmBook.rps / B.rps).toFixed(2)} × B, ${(warmBook.rps / mBook.rps).toFixed(2)} × M`, warmBook.rps >= 0.5 * B.rps && warmBook.rps > mBook.rps),
+      check('warm GET /v2/movie/subject/:id ≥ 0.50 × B and > M', `${(warmMovie.rps / B.rps).toFixed(2)} × B, ${(warmMovie.rps / mMovie.rps).toFixed(2)} × M`, warmMovie.rps >= 0.5 * B.rps && warmMovie.rps > mMovie.rps),
+      check('cold GET /v2/book/:id ≥ 0.6 × M', `${(coldBook.rps / mBook.rps).toFixed(2)} × M`, coldBook.rps >= 0.6 * mBook.rps),
+      check('cold GET /v2/movie/subject/:id ≥ 0.6 × M', `${(coldMovie.rps / mMovie.rps).toFixed(2)} × M`, coldMovie.rps >= 0.6 * mMovie.rps),
+      check(`GET by id flat from ${first?.books} to ${last?.books} books (p50 within 2×)`, first && last ? `p50 ${first.coldByIdP50} → ${last.coldByIdP50} ms` : 'n/a',
+        Boolean(first && last && last.coldByIdP50 <= Math.max(2 * first.coldByIdP50, first.coldByIdP50 + 2))),
+      check('p99 at half the maximum rate ≤ 10 × p50', `p50 ${halfRun.p50.toFixed(2)} ms, p99 ${halfRun.p99.toFixed(2)} ms`, halfRun.p99 <= 10 * halfRun.p50),
+      check('no errors or timeouts in any scenario', `${allErrors} errors`, allErrors === 0 && halfRun.errors === 0),
+      check('whole stack idle RSS < 700 MB', `${idleTotal} MiB`, idleTotal * 1.048576 < 700),
+      check('start to ready < 15 s after a build', `${(startToReadyMs / 1000).toFixed(1)} s`, startToReadyMs < 15_000),
+    ];
+  } finally {
+    await stack.stop().catch(() => undefined);
+    await b.proc.stop().catch(() => undefined);
+  }
+
+  const markdown = renderMarkdown(report);
+  const out = quick ? join(root, 'tmp', 'bench-quick.md') : join(root, 'docs', 'BENCHMARKS.md');
+  mkdirSync(join(out, '..'), { recursive: true });
+  writeFileSync(out, markdown);
+  say(`\n${markdown}\nwritten to ${out} in ${Math.round((Date.now() - started) / 1000)} s`);
+  if (!process.env.KEEP_BENCH_DATA) rmSync(dataDir, { recursive: true, force: true });
+  const missed = report.targets.filter((t) => !t.ok);
+  if (!quick && missed.length > 0) {
+    say(`targets missed: ${missed.map((t) => t.target).join('; ')}`);
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`${(err as Error).stack ?? err}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,64 @@
+import { Agent, request } from 'node:http';
+
+export interface PacedResult {
+  rate: number;
+  sent: number;
+  errors: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * Open-loop load at a steady rate: requests leave every millisecond in equal shares, whatever
+ * the answers do, and each latency is timed in microseconds. (autocannon's fixed rate releases a
+ * second's worth of requests in bursts and reports whole milliseconds, which says more about
+ * the load generator than about the server at the p99.)
+ */
+export function paced(url: string, rate: number, seconds: number, headers: Record<string, string>, verify: (status: number) => boolean): Promise<PacedResult> {
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const latencies: number[] = [];
+  let sent = 0;
+  let errors = 0;
+  let pending = 0;
+  let owed = 0;
+  const target = new URL(url);
+  return new Promise((resolve) => {
+    const fire = () => {
+      sent++;
+      pending++;
+      const started = process.hrtime.bigint();
+      const req = request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, agent, headers }, (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+          if (!verify(res.statusCode ?? 0)) errors++;
+          pending--;
+        });
+      });
+      req.on('error', () => {
+        errors++;
+        pending--;
+      });
+      req.end();
+    };
+    const startedAt = Date.now();
+    const timer = setInterval(() => {
+      owed += rate / 1000;
+      while (owed >= 1) {
+        owed -= 1;
+        fire();
+      }
+      if (Date.now() - startedAt >= seconds * 1000) {
+        clearInterval(timer);
+        const finish = setInterval(() => {
+          if (pending > 0) return;
+          clearInterval(finish);
+          agent.destroy();
+          const sorted = latencies.sort((a, b) => a - b);
+          const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
+          resolve({ rate, sent, errors, p50: at(0.5), p99: at(0.99) });
+        }, 20);
+      }
+    }, 1);
+  });
+}

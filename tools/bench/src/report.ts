@@ -1,0 +1,79 @@
+import { RoundResult } from './load';
+
+export interface ScenarioResult extends RoundResult {
+  name: string;
+  /** Which server answered: the stack's gateway, or a baseline. */
+  server: string;
+  vsB?: number;
+  vsM?: number;
+}
+
+export interface ScaleRow {
+  books: number;
+  coldByIdP50: number;
+  coldByIdP99: number;
+  coldByIdRps: number;
+  searchP50: number;
+  userCollectionsP50: number;
+}
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  ok: boolean;
+}
+
+export interface Report {
+  date: string;
+  command: string;
+  machine: string;
+  versions: Record<string, string>;
+  load: string;
+  startToReadyMs: number;
+  scenarios: ScenarioResult[];
+  halfRate?: { rate: number; p50: number; p99: number };
+  memory: Array<{ process: string; idleMb: number; peakMb: number }>;
+  scale: ScaleRow[];
+  targets: TargetCheck[];
+}
+
+const f = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
+
+export function renderMarkdown(report: Report): string {
+  const lines: string[] = [];
+  lines.push('# Benchmarks', '');
+  lines.push('Produced by `' + report.command + '` on ' + report.date + '. Rewritten by every full run; numbers vary by machine,');
+  lines.push('the ratios to the baselines measured in the same run are what the targets check.', '');
+  lines.push(`- Machine: ${report.machine}`);
+  lines.push(`- Versions: ${Object.entries(report.versions).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  lines.push(`- Load: ${report.load}`);
+  lines.push(`- Start to ready (all processes, after a build): ${(report.startToReadyMs / 1000).toFixed(1)} s`, '');
+  lines.push('**B** = bare fastify hello world; **M** = minimal monolith (fastify + MongoDB driver, same database,');
+  lines.push('same JSON). "warm" reads repeat a small set of ids (answered by the gateway\'s response cache);');
+  lines.push('"cold" reads pick a random id of the whole catalogue on a gateway replica with the cache off.', '');
+  lines.push('## Scenarios', '');
+  lines.push('| scenario | server | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | errors | × B | × M |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const s of report.scenarios) {
+    lines.push(`| ${s.name} | ${s.server} | ${f(s.rps)} | ${f(s.p50)} | ${f(s.p90)} | ${f(s.p99)} | ${f(s.p999)} | ${s.errors} | ${f(s.vsB, 2)} | ${f(s.vsM, 2)} |`);
+  }
+  if (report.halfRate) {
+    lines.push('', `Warm \`GET /v2/book/:id\` at half its maximum rate, open loop (${f(report.halfRate.rate)} req/s, evenly spaced): p50 ${f(report.halfRate.p50, 2)} ms, p99 ${f(report.halfRate.p99, 2)} ms.`);
+  }
+  lines.push('', '## Memory (RSS)', '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
+  for (const m of report.memory) lines.push(`| ${m.process} | ${m.idleMb} | ${m.peakMb} |`);
+  if (report.scale.length > 0) {
+    lines.push('', '## Growth with catalogue size (local engine: FerretDB on SQLite)', '');
+    lines.push('Cold reads by id on a gateway without response cache; the search is `q=春天`; the user list is');
+    lines.push('`/v2/book/user/:name/collections` for a user with 20 entries while the collections collection');
+    lines.push('holds one entry per book.', '');
+    lines.push('| books | by id p50 ms | by id p99 ms | by id req/s | search p50 ms | user list p50 ms |', '|---:|---:|---:|---:|---:|---:|');
+    for (const r of report.scale) {
+      lines.push(`| ${r.books} | ${f(r.coldByIdP50)} | ${f(r.coldByIdP99)} | ${f(r.coldByIdRps)} | ${f(r.searchP50)} | ${f(r.userCollectionsP50)} |`);
+    }
+  }
+  lines.push('', '## Targets (issue 8)', '', '| target | measured | met |', '|---|---|---|');
+  for (const t of report.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.ok ? 'yes' : '**no**'} |`);
+  lines.push('');
+  return lines.join('\n');
+}

@@ -1,0 +1,84 @@
+import { DEMO_PASSWORD, writeCatalogue } from '@plaza/demo';
+import { Stack, workspaceRoot } from '@plaza/stack';
+import { MongoClient } from 'mongodb';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { readIds } from './catalogue';
+import { runRound, single } from './load';
+import { ScaleRow } from './report';
+
+/**
+ * How reads grow with the catalogue on the local engine: 1k books are imported through the real
+ * importer; larger sizes are reached by copying those book documents under new ids straight
+ * into the book database (importing 100k books through the service would take most of the
+ * benchmark's time budget, and reads are what is measured). The collections collection is
+ * filled the same way, one entry per book for users who never read their lists.
+ */
+export async function measureScaling(dataDir: string, sizes: number[], say: (line: string) => void): Promise<ScaleRow[]> {
+  mkdirSync(dataDir, { recursive: true });
+  const stack = await Stack.start({
+    dataDir,
+    env: { LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    appEnv: { gateway: { RESPONSE_CACHE_ENABLED: 'false' } },
+  });
+  const rows: ScaleRow[] = [];
+  const client = await MongoClient.connect(stack.mongoUrl);
+  try {
+    const file = join(dataDir, 'books.ndjson');
+    await writeCatalogue(file, { users: 10, books: sizes[0], movies: 0, celebrities: 0, events: 0 });
+    const run = spawnSync(process.execPath, [join(workspaceRoot(), 'apps/importer/dist/main.js'), file], { env: { ...process.env, NATS_URL: stack.natsUrl }, encoding: 'utf8' });
+    if (run.status !== 1 && run.status !== 0) throw new Error(`import failed: ${run.stderr}`);
+    const ids = await readIds(file);
+    const books = client.db('book').collection<Record<string, unknown> & { _id: string }>('books');
+    const collections = client.db('book').collection<Record<string, unknown> & { _id: string }>('collections');
+    const originals = await books.find({}).toArray();
+
+    const token = await fetch(`${stack.baseUrl}/auth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'password', client_id: 'demo-premium', client_secret: 'demo-premium-secret', username: ids.users[0].uid, password: DEMO_PASSWORD }).toString(),
+    }).then((r) => r.json() as Promise<{ access_token: string }>).then((b) => b.access_token);
+    for (let k = 0; k < 20; k++) {
+      await fetch(`${stack.baseUrl}/v2/book/${ids.books[k]}/collection`, {
+        method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' }, body: 'status=read&rating=4',
+      });
+    }
+
+    const allIds = [...ids.books];
+    let count = originals.length;
+    for (const size of sizes) {
+      // grow to `size` books and `size` collection entries
+      while (count < size) {
+        const batch = [];
+        for (let i = 0; i < 1000 && count < size; i++, count++) {
+          const source = originals[count % originals.length];
+          const id = String(90_000_000 + count);
+          batch.push({ ...source, _id: id, isbn10: '', isbn13: '' });
+          allIds.push(id);
+        }
+        await books.insertMany(batch, { ordered: false });
+        const now = new Date();
+        await collections.insertMany(
+          batch.map((b, i) => ({ _id: `9${i % 997}:${b._id}`, id: 900_000_000 + Number(b._id), user_id: `9${i % 997}`, book_id: b._id, status: 'read', tags: [], comment: '', private: false, created: now, updated: now })),
+          { ordered: false },
+        );
+      }
+      say(`  scaling: ${count} books`);
+      const auth = { authorization: `Bearer ${token}` };
+      const byId = await runRound(stack.baseUrl, single({
+        path: (ctx) => { ctx.id = allIds[Math.floor(Math.random() * allIds.length)]; return `/v2/book/${ctx.id as string}`; },
+        headers: () => auth,
+        verify: (s, body, ctx) => s === 200 && body.includes(`"id":"${ctx.id as string}"`),
+      }), { connections: 4, durationSeconds: 4 });
+      const search = await runRound(stack.baseUrl, single({ path: () => '/v2/book/search?q=%E6%98%A5%E5%A4%A9', headers: () => auth, verify: (s) => s === 200 }), { connections: 1, durationSeconds: 3 });
+      const list = await runRound(stack.baseUrl, single({ path: () => `/v2/book/user/${ids.users[0].uid}/collections`, headers: () => auth, verify: (s, body) => s === 200 && body.includes('"total":20') }), { connections: 1, durationSeconds: 3 });
+      rows.push({ books: count, coldByIdP50: byId.p50, coldByIdP99: byId.p99, coldByIdRps: byId.rps, searchP50: search.p50, userCollectionsP50: list.p50 });
+      say(`    by id p50 ${byId.p50} ms (${Math.round(byId.rps)} req/s), search p50 ${search.p50} ms, user list p50 ${list.p50} ms`);
+    }
+  } finally {
+    await client.close();
+    await stack.stop();
+  }
+  return rows;
+}
