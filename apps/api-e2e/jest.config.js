@@ -8,7 +8,7 @@ module.exports = {
   displayName: 'api-e2e',
   rootDir: __dirname,
   testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
-  testPathIgnorePatterns: ['/faults/'],
+  testPathIgnorePatterns: ['/faults/', '/start/'],
   globalSetup: '<rootDir>/src/support/global-setup.ts',
   globalTeardown: '<rootDir>/src/support/global-teardown.ts',
   testTimeout: 60_000,

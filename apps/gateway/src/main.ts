@@ -5,7 +5,7 @@ import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { validationErrorsToApiError } from '@plaza/contracts';
-import { ConfigError, connectNats, createLogger, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
+import { ConfigError, connectNats, loadBannedWords, createLogger, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { RevocationList } from './auth/revocation-list';
@@ -29,6 +29,7 @@ async function bootstrap(): Promise<void> {
   let config: GatewayConfig;
   try {
     config = loadConfig(GatewayConfig);
+    loadBannedWords(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`gateway: ${err.message}\n`);

@@ -10,6 +10,7 @@ export * from './cache/cache.events';
 export * from './import/import.messages';
 export * from './identity/identity.messages';
 export * from './validation/validation-errors';
+export * from './validation/banned-words';
 export * from './common/picture';
 export * from './book';
 export * from './movie';

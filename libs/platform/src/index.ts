@@ -1,5 +1,6 @@
 export * from './config/load-config';
 export * from './config/service-config';
+export * from './config/banned-words-file';
 export * from './logging/logger';
 export * from './nats/nats-connection';
 export * from './nats/service-bus';

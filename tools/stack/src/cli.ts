@@ -126,6 +126,7 @@ async function test(): Promise<void> {
     { name: 'deploy', command: process.execPath, args: [join(root, 'tools/deploy-check/dist/main.js')] },
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
     { name: 'faults', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.faults.config.js')] },
+    { name: 'start', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.start.config.js')] },
   ];
   const only = process.env.PLAZA_TEST_STEPS?.split(',').map((s) => s.trim());
   const results: Array<{ name: string; code: number; seconds: number }> = [];

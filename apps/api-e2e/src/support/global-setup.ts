@@ -17,6 +17,7 @@ export const E2E_ENV: Record<string, string> = {
   RATE_LIMIT_APIKEY_PER_HOUR: '1000000',
   RATE_LIMIT_MOVIE_BASIC_PER_MIN: '1000000',
   LOG_LEVEL: process.env.LOG_LEVEL || 'info',
+  BANNED_WORDS_FILE: join(__dirname, '..', '..', 'fixtures', 'banned-words.txt'),
 };
 
 export function runImporter(stack: Stack, file: string): void {

@@ -1,4 +1,5 @@
 import { IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
+import { NoBannedWords } from '../validation/banned-words';
 import { ToOptionalInt, withError } from '../validation/validation-errors';
 import { EmptyAsAbsent, IsRfc3339Timestamp, IsTagList, MinTrimmedLength } from './book-validators';
 
@@ -78,8 +79,8 @@ export class BookAnnotationsQuery extends AnnotationReadQuery {
 /** POST and PUT /v2/book/:id/collection (PUT takes the same parameters and replaces the entry). */
 export class CollectionInput {
   @IsNotEmpty() @IsIn(CollectionStatusInputs) status!: string;
-  @IsOptional() @IsString() @IsTagList() tags?: string;
-  @IsOptional() @IsString() @MaxLength(BookLimits.comment, withError('comment_too_long')) comment?: string;
+  @IsOptional() @IsString() @IsTagList() @NoBannedWords() tags?: string;
+  @IsOptional() @IsString() @MaxLength(BookLimits.comment, withError('comment_too_long')) @NoBannedWords() comment?: string;
   @IsOptional() @IsString() @MaxLength(BookLimits.privacy) privacy?: string;
   @ToOptionalInt() @IsOptional() @IsInt() @Min(1) @Max(5) rating?: number;
 }
@@ -90,6 +91,7 @@ export class AnnotationInput {
   @IsString()
   @MinTrimmedLength(BookLimits.annotationMinContent, withError('input_too_short'))
   @MaxLength(BookLimits.annotationMaxContent)
+  @NoBannedWords()
   content!: string;
 
   @ToOptionalInt()
@@ -99,7 +101,7 @@ export class AnnotationInput {
   @Max(BookLimits.maxPage, withError('invalid_page_number'))
   page?: number;
 
-  @EmptyAsAbsent() @IsOptional() @IsString() @MaxLength(BookLimits.chapter, withError('chapter_too_long')) chapter?: string;
+  @EmptyAsAbsent() @IsOptional() @IsString() @MaxLength(BookLimits.chapter, withError('chapter_too_long')) @NoBannedWords() chapter?: string;
   @IsOptional() @IsString() @MaxLength(BookLimits.privacy) privacy?: string;
 }
 
@@ -109,12 +111,14 @@ export class ReviewUpdateInput {
   @IsString()
   @MinTrimmedLength(1, withError('title_missing'))
   @MaxLength(BookLimits.reviewTitle)
+  @NoBannedWords()
   title!: string;
 
   @IsDefined()
   @IsString()
   @MinTrimmedLength(BookLimits.reviewMinContent, withError('review_content_short'))
   @MaxLength(BookLimits.reviewMaxContent)
+  @NoBannedWords()
   content!: string;
 
   @ToOptionalInt() @IsOptional() @IsInt() @Min(1) @Max(5) rating?: number;

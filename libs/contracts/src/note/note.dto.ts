@@ -1,6 +1,7 @@
 import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { PictureRef } from '../common/picture';
+import { NoBannedWords } from '../validation/banned-words';
 import { ToBoolean, withError } from '../validation/validation-errors';
 
 export const NotePrivacies = ['public', 'friend', 'private'] as const;
@@ -34,12 +35,14 @@ export class NoteInput {
   @IsString(withError('title_missing'))
   @Matches(/\S/, withError('title_missing'))
   @MaxLength(MAX_NOTE_TITLE_LENGTH)
+  @NoBannedWords()
   title!: string;
 
   @IsDefined()
   @IsString()
   @Matches(/\S/, withError('missing_args'))
   @MaxLength(MAX_NOTE_CONTENT_LENGTH)
+  @NoBannedWords()
   content!: string;
 
   @IsOptional() @EmptyAsAbsent() @IsIn(NotePrivacies) privacy?: NotePrivacy;
@@ -55,6 +58,7 @@ export class NotePicturesInput {
   @IsString()
   @Matches(/\S/, withError('missing_args'))
   @MaxLength(MAX_NOTE_CONTENT_LENGTH)
+  @NoBannedWords()
   content?: string;
 }
 
@@ -62,7 +66,7 @@ export class NotePicturesInput {
 export class NotePictureText {
   @IsInt() @Min(1) @Max(1000) number!: number;
   @IsOptional() @IsIn(NotePictureLayouts) layout?: NotePictureLayout;
-  @IsOptional() @IsString() @MaxLength(MAX_NOTE_CAPTION_LENGTH) caption?: string;
+  @IsOptional() @IsString() @MaxLength(MAX_NOTE_CAPTION_LENGTH) @NoBannedWords() caption?: string;
 }
 
 /** Query of note reads: `format`, default text; anything else is 400/1016. */
@@ -75,6 +79,7 @@ export class NoteCommentInput {
   @IsString()
   @Matches(/\S/, withError('missing_args'))
   @MaxLength(MAX_NOTE_COMMENT_LENGTH)
+  @NoBannedWords()
   content!: string;
 }
 

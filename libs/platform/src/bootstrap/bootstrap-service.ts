@@ -5,6 +5,7 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { ServiceName } from '@plaza/contracts';
 import type { Connection } from 'mongoose';
 import { hostname } from 'node:os';
+import { loadBannedWords } from '../config/banned-words-file';
 import { ConfigError, loadConfig } from '../config/load-config';
 import { ServiceConfig } from '../config/service-config';
 import { RpcErrorFilter, createMessageValidationPipe } from '../errors/rpc-error.filter';
@@ -35,6 +36,7 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   let config: C;
   try {
     config = loadConfig(definition.configClass);
+    loadBannedWords(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${service}: ${err.message}\n`);

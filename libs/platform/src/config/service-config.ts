@@ -24,6 +24,10 @@ export class BaseConfig {
   @IsOptional() @IsIn(['development', 'production', 'test'])
   NODE_ENV?: string;
 
+  /** A file of words user-written text may not contain, one per line (`#` starts a comment); unset: none (code 1004). */
+  @IsOptional() @IsString()
+  BANNED_WORDS_FILE?: string;
+
   /** How long a process waits for in-flight work after SIGTERM before it exits anyway. */
   @Transform(({ value }) => Number(value)) @IsInt() @Min(0) @Max(120000)
   SHUTDOWN_GRACE_MS = 10000;

@@ -1,0 +1,48 @@
+import { tokenFor } from '../support/auth';
+import { Users } from '../support/fixtures';
+import { expectError, get, post, put } from '../support/http';
+
+/**
+ * Banned words (CONTRACT.md section 5: `BANNED_WORDS_FILE`, 400/1004). The shared e2e stack
+ * loads fixtures/banned-words.txt: `forbidden-xyzzy` and `违禁词`. A rejected write changes nothing.
+ */
+const BOOK = '2100001';
+const LONG = 'A review long enough to pass the length rule of more than one hundred and fifty characters. '.repeat(3);
+
+describe('banned words (400/1004)', () => {
+  it('refuses a note whose title or content contains one, and creates nothing', async () => {
+    const token = await tokenFor(Users.dave);
+    const before = (await get(`/v2/note/user_created/${Users.dave.id}`, { token })).body.total;
+    expectError(await post('/v2/notes', { token, form: { title: 'Hello FORBIDDEN-xyzzy', content: 'fine text' } }), 400, 1004, 'POST /v2/notes');
+    expectError(await post('/v2/notes', { token, form: { title: 'Fine', content: '这里有违禁词。' } }), 400, 1004);
+    expect((await get(`/v2/note/user_created/${Users.dave.id}`, { token })).body.total).toBe(before);
+  });
+
+  it('refuses an edit or a comment that contains one, and keeps the note as it was', async () => {
+    const token = await tokenFor(Users.dave);
+    const created = await post('/v2/notes', { token, form: { title: 'Clean title', content: 'Clean content.' } });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expectError(await put(`/v2/note/${id}`, { token, form: { title: 'Clean title', content: 'now forbidden-xyzzy' } }), 400, 1004);
+    expectError(await post(`/v2/note/${id}/comments`, { token: await tokenFor(Users.erin), form: { content: 'forbidden-xyzzy!' } }), 400, 1004);
+    const after = await get(`/v2/note/${id}`, { token });
+    expect(after.body.content).toBe('Clean content.');
+    expect(after.body.comments_count).toBe(0);
+  });
+
+  it('applies to the book area: collection comments and tags, annotations, reviews', async () => {
+    const token = await tokenFor(Users.erin);
+    expectError(await post(`/v2/book/${BOOK}/collection`, { token, form: { status: 'wish', comment: 'forbidden-xyzzy' } }), 400, 1004);
+    expectError(await post(`/v2/book/${BOOK}/collection`, { token, form: { status: 'wish', tags: 'fine 违禁词' } }), 400, 1004);
+    expectError(await get(`/v2/book/${BOOK}/collection`, { token }), 404, 1001);
+    expectError(await post(`/v2/book/${BOOK}/annotations`, { token, form: { content: 'An annotation with forbidden-xyzzy inside it.', page: 3 } }), 400, 1004);
+    expectError(await post('/v2/book/reviews', { token, form: { book: BOOK, title: 'Title', content: `${LONG} forbidden-xyzzy` } }), 400, 1004);
+    expect((await get(`/v2/book/user/${Users.erin.uid}/annotations`, { token })).body.total).toBe(0);
+  });
+
+  it('lets text without them through', async () => {
+    const token = await tokenFor(Users.dave);
+    const res = await post('/v2/notes', { token, form: { title: 'forbidden', content: 'xyzzy alone is fine' } });
+    expect(res.status).toBe(201);
+  });
+});

@@ -1,0 +1,23 @@
+import { IsString } from 'class-validator';
+import { BannedWords, NoBannedWords } from './banned-words';
+import { validateInput } from './validation-errors';
+
+class Comment {
+  @IsString() @NoBannedWords() content!: string;
+}
+
+describe('banned words (CONTRACT.md section 5, code 1004)', () => {
+  afterEach(() => BannedWords.use([]));
+
+  it('lets everything through while the list is empty (the default)', async () => {
+    await expect(validateInput(Comment, { content: 'anything at all' })).resolves.toBeDefined();
+  });
+
+  it('rejects a text containing a listed word with 400/1004, whatever its case or width', async () => {
+    BannedWords.use(['Spam', '  ', '广告']);
+    for (const content of ['buy SPAM now', 'ｓｐａｍ', '这是广告']) {
+      await expect(validateInput(Comment, { content })).rejects.toMatchObject({ code: 1004, status: 400 });
+    }
+    await expect(validateInput(Comment, { content: 'a fine comment' })).resolves.toBeDefined();
+  });
+});

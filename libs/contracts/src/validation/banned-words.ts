@@ -1,0 +1,40 @@
+import { ValidateBy, ValidationOptions } from 'class-validator';
+import { withError } from './validation-errors';
+
+/** Compatibility forms (full-width letters, ligatures) and case do not hide a word. */
+const normalize = (text: string) => text.normalize('NFKC').toLowerCase();
+
+/**
+ * The words user-written text may not contain (CONTRACT.md section 5: `BANNED_WORDS_FILE`,
+ * code 1004; empty by default). Each process loads the list once at start-up with `use()`;
+ * the DTO decorator below then checks every text field it marks, at the gateway edge and again
+ * in the service that consumes the message.
+ */
+export const BannedWords = {
+  words: [] as string[],
+
+  use(words: string[]): void {
+    this.words = [...new Set(words.map((w) => normalize(w).trim()).filter((w) => w.length > 0))];
+  },
+
+  /** The first banned word inside `text`, if any. */
+  foundIn(text: string): string | undefined {
+    if (this.words.length === 0) return undefined;
+    const haystack = normalize(text);
+    return this.words.find((w) => haystack.includes(w));
+  },
+};
+
+/** Rejects a text containing a banned word with 400/1004 `has_ban_word`. */
+export function NoBannedWords(options: ValidationOptions = {}): PropertyDecorator {
+  return ValidateBy(
+    {
+      name: 'noBannedWords',
+      validator: {
+        validate: (value: unknown) => typeof value !== 'string' || BannedWords.foundIn(value) === undefined,
+        defaultMessage: () => 'contains a banned word',
+      },
+    },
+    withError('has_ban_word', options),
+  );
+}
