@@ -20,3 +20,4 @@ export * from './platform.module';
 export * from './nats/buckets';
 export * from './import/import-runner';
 export * from './mongo/sequences';
+export * from './mongo/index-coverage';

@@ -35,8 +35,11 @@ export class AnnotationDocument {
 }
 
 export const AnnotationSchema = SchemaFactory.createForClass(AnnotationDocument);
-AnnotationSchema.index({ book_id: 1, private: 1, created: -1 });
-AnnotationSchema.index({ author_id: 1, updated: -1 });
+// one index per list order, so MongoDB reads a page in order instead of sorting a book's annotations
+AnnotationSchema.index({ book_id: 1, private: 1, created: -1, seq: -1 });
+AnnotationSchema.index({ book_id: 1, private: 1, comments_count: -1, created: -1, seq: -1 });
+AnnotationSchema.index({ book_id: 1, private: 1, page_order: 1, seq: 1 });
+AnnotationSchema.index({ author_id: 1, updated: -1, seq: -1 });
 
 /** Placed by chapter only: after every page in page order. */
 export const CHAPTER_PAGE_ORDER = 1_000_000;

@@ -24,7 +24,8 @@ export class CollectionDocument {
 }
 
 export const CollectionSchema = SchemaFactory.createForClass(CollectionDocument);
-CollectionSchema.index({ user_id: 1, updated: -1 });
+// a user's list, newest change first: the index gives the order, so MongoDB never sorts in memory
+CollectionSchema.index({ user_id: 1, updated: -1, id: -1 });
 CollectionSchema.index({ book_id: 1 });
 
 export const collectionKey = (userId: string, bookId: string) => `${userId}:${bookId}`;

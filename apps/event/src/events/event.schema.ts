@@ -35,5 +35,6 @@ export class EventDocument {
 
 export const EventSchema = SchemaFactory.createForClass(EventDocument);
 // for MongoDB (FerretDB v1 scans anyway): the city list by window, and a user's own events
-EventSchema.index({ loc_id: 1, end: 1, begin: 1 });
-EventSchema.index({ owner_id: 1, begin: -1 });
+// a city's events soonest first (the window's bounds filter the scan); a user's own events latest first
+EventSchema.index({ loc_id: 1, begin: 1, _id: 1 });
+EventSchema.index({ owner_id: 1, begin: -1, _id: -1 });

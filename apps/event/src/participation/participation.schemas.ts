@@ -15,7 +15,7 @@ export class ParticipantDocument {
 }
 
 export const ParticipantSchema = SchemaFactory.createForClass(ParticipantDocument);
-ParticipantSchema.index({ event_id: 1, created: -1 });
+ParticipantSchema.index({ event_id: 1, created: -1, _id: 1 });
 ParticipantSchema.index({ user_id: 1 });
 
 /** Interest in an event: one document per (event, user), like a participation. */
@@ -28,5 +28,5 @@ export class WisherDocument {
 }
 
 export const WisherSchema = SchemaFactory.createForClass(WisherDocument);
-WisherSchema.index({ event_id: 1, created: -1 });
+WisherSchema.index({ event_id: 1, created: -1, _id: 1 });
 WisherSchema.index({ user_id: 1 });

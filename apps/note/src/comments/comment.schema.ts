@@ -12,4 +12,4 @@ export class NoteCommentDocument {
 
 export const NoteCommentSchema = SchemaFactory.createForClass(NoteCommentDocument);
 // GET /v2/note/:id/comments, oldest first; also removal with the note
-NoteCommentSchema.index({ note_id: 1, created: 1 });
+NoteCommentSchema.index({ note_id: 1, created: 1, _id: 1 });

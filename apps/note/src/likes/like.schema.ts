@@ -21,7 +21,7 @@ export class NoteLikeDocument {
 
 export const NoteLikeSchema = SchemaFactory.createForClass(NoteLikeDocument);
 // GET /v2/note/user_liked/:id, newest like first
-NoteLikeSchema.index({ user_id: 1, created: -1 });
+NoteLikeSchema.index({ user_id: 1, created: -1, _id: -1 });
 // a note's likes: removed with the note, privacy copies updated with it
 NoteLikeSchema.index({ note_id: 1 });
 

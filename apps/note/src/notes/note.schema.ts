@@ -41,4 +41,5 @@ export class NoteDocument {
 
 export const NoteSchema = SchemaFactory.createForClass(NoteDocument);
 // GET /v2/note/user_created/:id: a user's notes of the privacies the viewer may see, newest first
-NoteSchema.index({ author_id: 1, privacy: 1, publish_time: -1 });
+// a user's notes, newest first: `_id` breaks ties in the index too, so MongoDB never sorts in memory
+NoteSchema.index({ author_id: 1, privacy: 1, publish_time: -1, _id: -1 });

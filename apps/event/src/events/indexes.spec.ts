@@ -1,0 +1,40 @@
+import { captureQueries, unindexedQueries } from '@plaza/platform';
+import mongoose from 'mongoose';
+import { ParticipantsRepository } from '../participation/participants.repository';
+import { ParticipantDocument, ParticipantSchema, WisherDocument, WisherSchema } from '../participation/participation.schemas';
+import { WishersRepository } from '../participation/wishers.repository';
+import { EventDocument, EventSchema } from './event.schema';
+import { EventsRepository } from './events.repository';
+
+/**
+ * Every list query of the event service has an index on MongoDB (FerretDB ignores secondary
+ * indexes). The city list is left out: about fifty documents, read in `order` by its own index.
+ */
+const db = new mongoose.Mongoose();
+const events = new EventsRepository(db.model(EventDocument.name, EventSchema) as never);
+const participants = new ParticipantsRepository(db.model(ParticipantDocument.name, ParticipantSchema) as never);
+const wishers = new WishersRepository(db.model(WisherDocument.name, WisherSchema) as never);
+
+describe('event queries use indexes on MongoDB', () => {
+  const now = new Date('2026-11-24T10:00:00Z');
+  it("a city's events in every kind of window, with and without a type; a user's own events", async () => {
+    const queries = await captureQueries(async () => {
+      await events.inLoc('108288', { from: now }, now);
+      await events.inLoc('108288', { from: now, to: new Date('2026-11-25T00:00:00Z') }, now, 'music');
+      await events.byOwner('100001');
+    });
+    expect(queries).toHaveLength(3);
+    expect(unindexedQueries(queries)).toEqual([]);
+  });
+
+  it("an event's participants and wishers, a user's participations and wishes", async () => {
+    const queries = await captureQueries(async () => {
+      await participants.page('500001', 0, 20);
+      await wishers.page('500001', 0, 20);
+      await participants.eventIdsOf('100001');
+      await wishers.eventIdsOf('100001');
+    });
+    expect(queries).toHaveLength(6);
+    expect(unindexedQueries(queries)).toEqual([]);
+  });
+});

@@ -1,0 +1,28 @@
+import { captureQueries, unindexedQueries } from '@plaza/platform';
+import mongoose from 'mongoose';
+import { NoteCommentDocument, NoteCommentSchema } from '../comments/comment.schema';
+import { CommentsRepository } from '../comments/comments.repository';
+import { NoteLikeDocument, NoteLikeSchema } from '../likes/like.schema';
+import { LikesRepository } from '../likes/likes.repository';
+import { NoteDocument, NoteSchema } from './note.schema';
+import { NotesRepository } from './notes.repository';
+
+/** Every list query of the note service has an index on MongoDB (FerretDB ignores secondary indexes). */
+const db = new mongoose.Mongoose();
+const notes = new NotesRepository(db.model(NoteDocument.name, NoteSchema) as never);
+const likes = new LikesRepository(db.model(NoteLikeDocument.name, NoteLikeSchema) as never);
+const comments = new CommentsRepository(db.model(NoteCommentDocument.name, NoteCommentSchema) as never);
+
+describe('note queries use indexes on MongoDB', () => {
+  it("a user's notes (each privacy set), liked notes, and a note's comments, with their counts", async () => {
+    const queries = await captureQueries(async () => {
+      await notes.listByAuthor('100001', ['public'], 0, 20);
+      await notes.listByAuthor('100001', ['public', 'friend', 'private'], 20, 20);
+      await likes.listVisible('100001', '100002', ['100003'], 0, 20);
+      await likes.listVisible('100001', '100002', [], 0, 20);
+      await comments.listForNote('42', 0, 20);
+    });
+    expect(queries).toHaveLength(10);
+    expect(unindexedQueries(queries)).toEqual([]);
+  });
+});
