@@ -17,6 +17,7 @@ import { markGatewayShuttingDown } from './health/gateway-health.controller';
 import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerWireHooks } from './http/wire-hooks';
 import { securityHeaders } from './http/security-headers';
+import { registerBodyShapeRules } from './http/body-shape';
 import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
@@ -81,6 +82,7 @@ async function bootstrap(): Promise<void> {
     exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
   });
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+  registerBodyShapeRules(fastify);
   let closing = false;
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(security);
