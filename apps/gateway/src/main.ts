@@ -18,6 +18,7 @@ import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerWireHooks } from './http/wire-hooks';
 import { securityHeaders } from './http/security-headers';
 import { registerBodyShapeRules } from './http/body-shape';
+import { clientErrorHandler, frameworkErrorHandler } from './http/early-errors';
 import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
@@ -40,7 +41,17 @@ async function bootstrap(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
   const nats = await connectNats(config.NATS_URL, `gateway@${hostname()}:${process.pid}`, logger);
 
+  const security = securityHeaders({
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
+      // over plain http (a laptop) upgrading would break the sign-in form's POST
+      upgradeInsecureRequests: config.requireHttps ? [] : null } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    hsts: config.requireHttps,
+  });
   const adapter = new FastifyAdapter({
+    // requests rejected before routing still get the error shape and the security headers
+    frameworkErrors: frameworkErrorHandler(security),
+    clientErrorHandler: clientErrorHandler(security),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -69,13 +80,6 @@ async function bootstrap(): Promise<void> {
     }),
   );
   const fastify = app.getHttpAdapter().getInstance();
-  const security = securityHeaders({
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
-      // over plain http (a laptop) upgrading would break the sign-in form's POST
-      upgradeInsecureRequests: config.requireHttps ? [] : null } },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    hsts: config.requireHttps,
-  });
   await app.register(cors, {
     origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
     credentials: false,
