@@ -80,14 +80,8 @@ async function bootstrap(): Promise<void> {
     }),
   );
   const fastify = app.getHttpAdapter().getInstance();
-  await app.register(cors, {
-    origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
-    credentials: false,
-    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
-  });
-  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
-  registerBodyShapeRules(fastify);
   let closing = false;
+  // before CORS registers its hook, so preflight answers carry the security headers too
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(security);
     reply.header('x-request-id', request.id);
@@ -95,6 +89,18 @@ async function bootstrap(): Promise<void> {
     if (closing) reply.header('connection', 'close');
     done();
   });
+  await app.register(cors, {
+    origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    credentials: false,
+    // the plugin's default (GET, HEAD, POST) made browsers refuse every PUT and DELETE of the API
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    // a bare OPTIONS (no Origin) is answered like a preflight, not with the plugin's plain-text 400
+    strictPreflight: false,
+    maxAge: 600,
+    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
+  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+  registerBodyShapeRules(fastify);
   registerWireHooks(fastify, logger);
   registerResponseShaping(fastify, config.RESPONSE_CACHE_ENABLED ? app.get(ResponseCache) : undefined);
   if (config.RESPONSE_CACHE_ENABLED) {
