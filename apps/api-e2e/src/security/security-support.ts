@@ -70,6 +70,11 @@ const INTERNALS = [
   /FST_|ERR_|HPE_|statusCode/,
 ];
 
+/** Fails when a body shows a stack frame, a file path, or a driver's or the bus's words. */
+export function expectNoInternals(text: string): void {
+  for (const pattern of INTERNALS) expect(text).not.toMatch(pattern);
+}
+
 /** An error in the spec's shape (`{msg, code, request}`, nothing else but OAuth's two fields) that reveals nothing internal. */
 export function expectCleanError(res: Pick<ApiResponse, 'status' | 'text' | 'body'>, status?: number, code?: number): void {
   if (status !== undefined) expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
@@ -80,7 +85,7 @@ export function expectCleanError(res: Pick<ApiResponse, 'status' | 'text' | 'bod
   expect(typeof body.code).toBe('number');
   expect(typeof body.request).toBe('string');
   expect(Object.keys(body).filter((k) => !['msg', 'code', 'request', 'error', 'error_description'].includes(k))).toEqual([]);
-  for (const pattern of INTERNALS) expect(res.text).not.toMatch(pattern);
+  expectNoInternals(res.text);
 }
 
 /**
