@@ -180,6 +180,12 @@ describe('query-operator injection in every parameter of every route', () => {
   let ownerToken: string;
   let intruderToken: string;
   let before: unknown;
+  /** How many injected requests got which status (printed for docs/RELIABILITY.md). */
+  const tally: Record<string, number> = {};
+  afterAll(() => {
+    const total = Object.values(tally).reduce((a, b) => a + b, 0);
+    process.stdout.write(`[security] operator injection: ${total} requests over ${routes.length} routes, statuses ${JSON.stringify(tally)}\n`);
+  });
 
   /**
    * The owner's records, read back as the owner. Signed picture addresses are compared without
@@ -253,6 +259,7 @@ describe('query-operator injection in every parameter of every route', () => {
             json,
             ...(attempt.form !== undefined ? { body: attempt.form, headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}),
           });
+          tally[res.status] = (tally[res.status] ?? 0) + 1;
           const where = `${attempt.label}${token ? '' : ' (anonymous)'} → ${res.status} ${res.text.slice(0, 160)}`;
           if (res.status >= 500) problems.push(`5xx: ${where}`);
           else if (res.text.includes(SECRET)) problems.push(`hidden data: ${where}`);
