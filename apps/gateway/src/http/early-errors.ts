@@ -40,8 +40,9 @@ function requestLineOf(raw: unknown): string {
  * header) or a request not sent in time are 400/1016. The connection is closed afterwards.
  */
 export function clientErrorHandler(security: Record<string, string>) {
-  return (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket): void => {
-    if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable) return void socket.destroy();
+  return (err: Error & { code?: string; rawPacket?: unknown }, socket: Socket & { _httpMessage?: { headersSent?: boolean } }): void => {
+    // as Node's own handler: nothing can be written once a response on this socket has begun
+    if (err.code === 'ECONNRESET' || socket.destroyed || !socket.writable || socket._httpMessage?.headersSent) return void socket.destroy();
     const error = err.code === 'HPE_HEADER_OVERFLOW' ? new ApiError('request_too_large') : new ApiError('invalid_args');
     const body = JSON.stringify({ msg: error.msg, code: error.code, request: requestLineOf(err.rawPacket) });
     const headers: Record<string, string | number> = {
