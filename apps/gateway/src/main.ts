@@ -17,6 +17,8 @@ import { markGatewayShuttingDown } from './health/gateway-health.controller';
 import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerWireHooks } from './http/wire-hooks';
 import { securityHeaders } from './http/security-headers';
+import { registerBodyShapeRules } from './http/body-shape';
+import { clientErrorHandler, frameworkErrorHandler } from './http/early-errors';
 import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
@@ -40,7 +42,17 @@ async function bootstrap(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
   const nats = await connectNats(config.NATS_URL, `gateway@${hostname()}:${process.pid}`, logger);
 
+  const security = securityHeaders({
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
+      // over plain http (a laptop) upgrading would break the sign-in form's POST
+      upgradeInsecureRequests: config.requireHttps ? [] : null } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    hsts: config.requireHttps,
+  });
   const adapter = new FastifyAdapter({
+    // requests rejected before routing still get the error shape and the security headers
+    frameworkErrors: frameworkErrorHandler(security),
+    clientErrorHandler: clientErrorHandler(security),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
@@ -69,20 +81,8 @@ async function bootstrap(): Promise<void> {
     }),
   );
   const fastify = app.getHttpAdapter().getInstance();
-  const security = securityHeaders({
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
-      // over plain http (a laptop) upgrading would break the sign-in form's POST
-      upgradeInsecureRequests: config.requireHttps ? [] : null } },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    hsts: config.requireHttps,
-  });
-  await app.register(cors, {
-    origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
-    credentials: false,
-    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
-  });
-  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
   let closing = false;
+  // before CORS registers its hook, so preflight answers carry the security headers too
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(security);
     reply.header('x-request-id', request.id);
@@ -90,6 +90,18 @@ async function bootstrap(): Promise<void> {
     if (closing) reply.header('connection', 'close');
     done();
   });
+  await app.register(cors, {
+    origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
+    credentials: false,
+    // the plugin's default (GET, HEAD, POST) made browsers refuse every PUT and DELETE of the API
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
+    // a bare OPTIONS (no Origin) is answered like a preflight, not with the plugin's plain-text 400
+    strictPreflight: false,
+    maxAge: 600,
+    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
+  });
+  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+  registerBodyShapeRules(fastify);
   registerWireHooks(fastify, logger);
   registerResponseShaping(fastify, config.RESPONSE_CACHE_ENABLED ? app.get(ResponseCache) : undefined);
   if (config.RESPONSE_CACHE_ENABLED) {

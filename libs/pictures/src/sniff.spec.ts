@@ -31,6 +31,13 @@ describe('sniffPicture: the bytes decide', () => {
     expect(() => sniffPicture(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"></svg>'))).toThrow(expect.objectContaining({ code: 1008 }));
   });
 
+  it('tells an SVG document (1008) from HTML that merely contains an <svg> tag (1009)', () => {
+    const svg = '<?xml version="1.0"?>\n<!-- drawn by hand -->\n<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "x">\n<svg width="2" height="2"/>';
+    expect(() => sniffPicture(Buffer.from(svg))).toThrow(expect.objectContaining({ code: 1008 }));
+    expect(() => sniffPicture(Buffer.from('<html><body><svg width="10" height="10"></svg></body></html>'))).toThrow(expect.objectContaining({ code: 1009 }));
+    expect(() => sniffPicture(Buffer.from('<p>see <svg width="10" height="10"></svg></p>'))).toThrow(expect.objectContaining({ code: 1009 }));
+  });
+
   it('rejects 3 MiB or more with 1003, and decompression bombs by their pixel count', () => {
     expect(() => sniffPicture(Buffer.alloc(MAX_PICTURE_BYTES + 1))).toThrow(expect.objectContaining({ code: 1003 }));
     expect(() => sniffPicture(png(100_000, 100_000))).toThrow(expect.objectContaining({ code: 1003 }));

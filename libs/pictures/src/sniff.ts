@@ -6,6 +6,9 @@ export const MAX_PICTURE_BYTES = 3 * 1024 * 1024;
 /** Above this many pixels a small file would expand to gigabytes in a viewer: a decompression bomb. */
 export const MAX_PICTURE_PIXELS = 50_000_000;
 
+/** An SVG document: optional BOM, XML declaration, comments and doctype, then the <svg> root element. */
+const SVG_DOCUMENT = /^\uFEFF?\s*(<\?xml[^>]*\?>\s*)?(<!--[\s\S]*?-->\s*|<!DOCTYPE[^>]*>\s*)*<svg[\s>/]/i;
+
 const ACCEPTED: Record<string, PictureFormat> = { jpg: 'jpeg', png: 'png', gif: 'gif', bmp: 'bmp' };
 
 export const CONTENT_TYPES: Record<PictureFormat, string> = {
@@ -38,6 +41,11 @@ export function sniffPicture(bytes: Uint8Array): SniffedPicture {
   try {
     result = imageSize(bytes);
   } catch {
+    throw new ApiError('image_wrong_format', 'not a picture');
+  }
+  // image-size calls any text with an <svg> tag in its first kilobyte SVG: an HTML page carrying
+  // an inline SVG is still no picture (1009); only a document whose root is <svg> is SVG (1008)
+  if (result.type === 'svg' && !SVG_DOCUMENT.test(Buffer.from(bytes.subarray(0, 4096)).toString('utf8'))) {
     throw new ApiError('image_wrong_format', 'not a picture');
   }
   const format = result.type ? ACCEPTED[result.type] : undefined;

@@ -127,6 +127,8 @@ async function test(): Promise<void> {
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
     { name: 'faults', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.faults.config.js')] },
     { name: 'start', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.start.config.js')] },
+    // the benchmark's quick mode as a smoke test: every scenario runs and every body is checked, no targets
+    { name: 'bench', command: process.execPath, args: [join(root, 'tools/bench/dist/main.js'), '--quick'] },
   ];
   const only = process.env.PLAZA_TEST_STEPS?.split(',').map((s) => s.trim());
   const results: Array<{ name: string; code: number; seconds: number }> = [];

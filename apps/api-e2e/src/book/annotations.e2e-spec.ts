@@ -4,6 +4,7 @@ import { Apps } from '../support/fixtures';
 import { tokenFor } from '../support/auth';
 import { ApiResponse, del, expectError, get, post, put } from '../support/http';
 import { stackInfo } from '../support/stack-info';
+import { acquire } from '../support/exclusive';
 import { BookUsers, GIF, MISSING_BOOK, multipart, PNG, WEBP } from './book-support';
 
 const { annotator, annoPeer } = BookUsers;
@@ -263,6 +264,13 @@ describe('annotation content formats', () => {
 });
 
 describe('annotation pictures', () => {
+  // these tests count the book pictures in the store: other suites store none meanwhile
+  let release: (() => void) | undefined;
+  beforeAll(async () => {
+    release = await acquire('book-pictures');
+  });
+  afterAll(() => release?.());
+
   const signer = () => new PictureSigner(stackInfo().pictureSigningKey);
   const keyOf = (url: string) => /\/v2\/picture\/(book-[0-9a-f]{32})\./.exec(url)?.[1] ?? '';
 

@@ -60,3 +60,15 @@ export async function readyStatus(stack: Stack): Promise<{ status: number; check
   const res = await timed(stack, 'GET', '/ready');
   return { status: res.status, checks: res.body?.checks ?? {} };
 }
+
+/** Counts of statuses, e.g. `{"200": 12, "503": 8}`. */
+export function statusCounts(answers: Array<{ status: number }>): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
+  return counts;
+}
+
+/** One line of what a fault test measured, for docs/RELIABILITY.md. */
+export function report(name: string, facts: Record<string, unknown>): void {
+  process.stdout.write(`[faults] ${name}: ${JSON.stringify(facts)}\n`);
+}

@@ -1,5 +1,6 @@
 import type { Stack } from '@plaza/stack';
-import { passwordGrantRequest, readyStatus, startPrivateStack, stopPrivateStack, timed, until } from './private-stack';
+import { expectNoInternals } from '../security/security-support';
+import { passwordGrantRequest, readyStatus, report, startPrivateStack, statusCounts, stopPrivateStack, timed, until } from './private-stack';
 
 /** REQUEST_TIMEOUT_MS of the private stack, plus scheduling slack on a loaded 2-core machine. */
 const ANSWER_WITHIN_MS = 2000 + 1500;
@@ -20,12 +21,16 @@ describe('a service killed while requests are in flight', () => {
         expect([503, 504]).toContain(a.status);
         expect([1101, 1102]).toContain(a.body.code);
         expect(a.body.request).toBe('POST /auth2/token');
+        expectNoInternals(a.text);
       }
     }
     // new requests fail fast while nobody serves identity (no responders: 503 at once)
     const meanwhile = await timed(stack, 'POST', '/auth2/token', passwordGrantRequest());
     expect(meanwhile.status).toBe(503);
     expect(meanwhile.body.code).toBe(1101);
+    // the RFC 6749 description names no message subject (before: "no instance answers identity.v1.token.issue")
+    expect(meanwhile.body.error_description).toBe('service_unavailable');
+    expectNoInternals(meanwhile.text);
     expect(meanwhile.ms).toBeLessThan(ANSWER_WITHIN_MS);
 
     // the other areas keep answering
@@ -37,8 +42,11 @@ describe('a service killed while requests are in flight', () => {
 
     // restart: the same request succeeds with no operator action on the gateway
     await stack.restartApp('identity');
-    await until('identity back', async () => (await readyStatus(stack)).status === 200);
+    const recoveredMs = await until('identity back', async () => (await readyStatus(stack)).status === 200);
     const after = await timed(stack, 'POST', '/auth2/token', passwordGrantRequest());
     expect(after.status).toBe(200);
+    report('identity killed', {
+      inFlight: statusCounts(answers), slowestMs: Math.max(...answers.map((a) => a.ms)), meanwhileMs: meanwhile.ms, readyAfterRestartMs: recoveredMs,
+    });
   });
 });

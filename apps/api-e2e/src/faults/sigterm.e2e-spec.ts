@@ -1,5 +1,5 @@
 import type { Stack } from '@plaza/stack';
-import { passwordGrantRequest, readyStatus, startPrivateStack, stopPrivateStack, timed, until } from './private-stack';
+import { passwordGrantRequest, readyStatus, report, startPrivateStack, statusCounts, stopPrivateStack, timed, until } from './private-stack';
 
 describe('SIGTERM: stop taking work, finish what is in flight, exit 0', () => {
   let stack: Stack;
@@ -16,6 +16,7 @@ describe('SIGTERM: stop taking work, finish what is in flight, exit 0', () => {
     // every request either completed, or arrived after the drain and was refused cleanly
     for (const a of answers) expect([200, 503]).toContain(a.status);
     expect(answers.filter((a) => a.status === 200).length).toBeGreaterThan(0);
+    report('SIGTERM identity', { exitCode: code, inFlight: statusCounts(answers) });
     await stack.restartApp('identity');
     await until('identity back', async () => (await readyStatus(stack)).status === 200);
   });
@@ -25,7 +26,9 @@ describe('SIGTERM: stop taking work, finish what is in flight, exit 0', () => {
     const proc = stack.app(name);
     proc.signal('SIGTERM');
     expect(await proc.exited()).toBe(0);
-    expect(Date.now() - started).toBeLessThan(10_000);
+    const exitedMs = Date.now() - started;
+    expect(exitedMs).toBeLessThan(10_000);
+    report(`SIGTERM ${name}`, { exitCode: 0, exitedMs });
     await stack.restartApp(name);
     await until(`${name} back`, async () => (await readyStatus(stack)).status === 200);
   });
@@ -38,5 +41,6 @@ describe('SIGTERM: stop taking work, finish what is in flight, exit 0', () => {
     const [answers, code] = await Promise.all([Promise.all(inFlight), gateway.exited()]);
     expect(code).toBe(0);
     expect(answers.every((a) => a.status === 200)).toBe(true);
+    report('SIGTERM gateway', { exitCode: code, inFlight: statusCounts(answers) });
   });
 });

@@ -1,12 +1,14 @@
 import { PictureSigner } from '@plaza/pictures';
 import { api, ApiResponse, del, expectError, get, put } from '../support/http';
 import { stackInfo } from '../support/stack-info';
+import { acquire } from '../support/exclusive';
 import { createNote, expectStatus, multipart, NoteBody, notePictureKeys, NoteUsers, pathOf, Pictures, tokensOf } from './note-fixtures';
 
 /**
  * Note pictures through the one shared picture mechanism (spec "Picture parameters of notes",
  * CONTRACT.md "Pictures" and section 7). Paul owns the notes, Fay is his friend, Stu a stranger.
- * Only this spec uploads note pictures, so it may count the note pictures in the store.
+ * It counts the note pictures in the store; other suites that store note pictures hold the
+ * same lock (support/exclusive.ts) while they do.
  */
 describe('note pictures', () => {
   let t: Record<'paul' | 'fay' | 'stu', string>;
@@ -22,9 +24,13 @@ describe('note pictures', () => {
     api(method, path, { token, multipart: multipart(fields, files) });
   const notesOfPaul = async () => (await get(`/v2/note/user_created/${NoteUsers.paul.id}`, { token: t.paul, query: { count: 0 } })).body.total as number;
 
+  // these tests count the note pictures in the store: other suites store none meanwhile
+  let release: (() => void) | undefined;
   beforeAll(async () => {
+    release = await acquire('note-pictures');
     t = await tokensOf('paul', 'fay', 'stu');
   });
+  afterAll(() => release?.());
 
   describe('a note written with pictures', () => {
     let note: NoteBody;

@@ -1,7 +1,7 @@
 /**
  * Users and apps loaded from fixtures/platform.ndjson. Each area's suites use their own users
- * (id ranges: platform 1000s, book 2000s, movie 3000s, note 4000s, event 6000s, crowd 10000s)
- * so that suites running side by side never see each other's writes.
+ * (id ranges: platform 1000s, book 2000s, movie 3000s, note 4000s, event 6000s, security 7000s,
+ * crowd 10000s) so that suites running side by side never see each other's writes.
  */
 export const PASSWORD = 'correct horse battery staple';
 

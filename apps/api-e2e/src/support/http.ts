@@ -17,6 +17,8 @@ export interface RequestOptions {
   form?: Record<string, string | number | boolean | undefined>;
   /** Sent as multipart/form-data. */
   multipart?: FormData;
+  /** Sent as these bytes, exactly (give the content-type in `headers`). */
+  body?: BodyInit;
   headers?: Record<string, string>;
   /** Another gateway replica than the shared one. */
   baseUrl?: string;
@@ -44,6 +46,8 @@ export async function api<T = any>(method: string, path: string, options: Reques
     body = params.toString();
   } else if (options.multipart) {
     body = options.multipart;
+  } else if (options.body !== undefined) {
+    body = options.body;
   }
   const response = await fetch(urlFor(path, options), { method, headers, body, redirect: options.redirect ?? 'manual' });
   const text = await response.text();

@@ -22,7 +22,12 @@ function basicCredentials(request: FastifyRequest): { client_id?: string; client
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return {};
-  return { client_id: decodeURIComponent(decoded.slice(0, colon)), client_secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  try {
+    return { client_id: decodeURIComponent(decoded.slice(0, colon)), client_secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  } catch {
+    // a malformed %-escape is the client's mistake, not a 500 (URIError)
+    throw new ApiError('invalid_args', 'malformed Basic credentials');
+  }
 }
 
 const wantsHtml = (request: FastifyRequest) => /text\/html/.test(String(request.headers.accept ?? ''));

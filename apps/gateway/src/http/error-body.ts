@@ -8,7 +8,9 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
   // the token endpoints also speak RFC 6749 (CONTRACT.md section 2)
   if (pathOf(request).startsWith('/auth2/')) {
     body.error = OAUTH_ERROR_BY_CODE[error.code] ?? (error.status >= 500 ? 'server_error' : 'invalid_request');
-    body.error_description = error.detail ?? error.msg;
+    // a 5xx detail names internal subjects or bus errors; of those only an error id is for the client
+    const detail = error.status < 500 || error.code === 1100 ? error.detail : undefined;
+    body.error_description = detail ?? error.msg;
   }
   return reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
 }

@@ -36,14 +36,21 @@ export async function readRequestBody(request: FastifyRequest): Promise<RequestB
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   if (request.isMultipart()) {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        if (bytes.length > 0) files.push({ field: part.fieldname, bytes });
-      } else {
-        if (Object.prototype.hasOwnProperty.call(fields, part.fieldname)) throw new ApiError('invalid_args', `${part.fieldname} given twice`);
-        fields[part.fieldname] = String(part.value);
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          const bytes = await part.toBuffer();
+          if (bytes.length > 0) files.push({ field: part.fieldname, bytes });
+        } else {
+          if (Object.prototype.hasOwnProperty.call(fields, part.fieldname)) throw new ApiError('invalid_args', `${part.fieldname} given twice`);
+          fields[part.fieldname] = String(part.value);
+        }
       }
+    } catch (err) {
+      // limits (FST_*) keep their own codes; busboy's plain errors ("Boundary not found",
+      // "Unexpected end of multipart data") are a malformed body, not a server fault
+      if (err instanceof ApiError || (err as { code?: string }).code?.startsWith('FST_')) throw err;
+      throw new ApiError('invalid_args', 'malformed multipart body');
     }
     return { fields, files };
   }

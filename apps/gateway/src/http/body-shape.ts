@@ -1,0 +1,44 @@
+import { ApiError } from '@plaza/contracts';
+import type { FastifyInstance } from 'fastify';
+
+/** Fields a JSON or form body may have: as many as a multipart body (`MULTIPART_LIMITS.fields`). */
+export const MAX_BODY_FIELDS = 100;
+/** Nesting a JSON body may have. Every body of the API is flat (a `tags` array at most). */
+export const MAX_BODY_DEPTH = 16;
+
+/**
+ * Rejects parsed bodies whose shape costs more than their bytes: more than MAX_BODY_FIELDS
+ * fields (413/1103, like a multipart body with too many fields: 50 000 keys in 1 MiB kept the
+ * validation pipe busy for 2 s), or nested deeper than MAX_BODY_DEPTH (400/1016: Nest's
+ * validation pipe walks bodies recursively, and 10 000 nested arrays overflowed its stack
+ * into a 500). The walk here is iterative, so no body can overflow it.
+ */
+export function checkBodyShape(body: unknown): void {
+  if (body === null || typeof body !== 'object') return;
+  if (Object.keys(body).length > MAX_BODY_FIELDS) throw new ApiError('request_too_large', `more than ${MAX_BODY_FIELDS} fields`);
+  const pending: Array<{ value: object; depth: number }> = [{ value: body, depth: 1 }];
+  while (pending.length > 0) {
+    const { value, depth } = pending.pop()!;
+    if (depth > MAX_BODY_DEPTH) throw new ApiError('invalid_args', `the body is nested more than ${MAX_BODY_DEPTH} levels deep`);
+    for (const child of Object.values(value)) {
+      if (child !== null && typeof child === 'object') pending.push({ value: child as object, depth: depth + 1 });
+    }
+  }
+}
+
+/**
+ * Body rules for every route, before any handler, pipe or guard sees the body. Also drops
+ * fastify's built-in `text/plain` parser: the API takes JSON, form and multipart bodies only,
+ * so any other media type is 415/1104 (docs/ERRORS.md), not a string that fails later as 1016.
+ */
+export function registerBodyShapeRules(fastify: FastifyInstance): void {
+  fastify.removeContentTypeParser('text/plain');
+  fastify.addHook('preValidation', (request, _reply, done) => {
+    try {
+      checkBodyShape(request.body);
+      done();
+    } catch (err) {
+      done(err as Error);
+    }
+  });
+}
