@@ -22,6 +22,7 @@ import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
 import { AccessPolicy } from './access/access-policy';
 import { registerCachedReadFastPath } from './cache/cached-read.fast-path';
+import { MAX_PARAM_LENGTH } from './endpoints/route-patterns';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -42,7 +43,7 @@ async function bootstrap(): Promise<void> {
   const adapter = new FastifyAdapter({
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // an incoming X-Request-Id is kept when it is sane, so a request can be traced end to end
