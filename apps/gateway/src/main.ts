@@ -17,6 +17,7 @@ import { markGatewayShuttingDown } from './health/gateway-health.controller';
 import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerWireHooks } from './http/wire-hooks';
 import { securityHeaders } from './http/security-headers';
+import { frameworkErrorHandler, rejectNonPreflightOptions } from './http/framework-errors';
 import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
@@ -40,11 +41,19 @@ async function bootstrap(): Promise<void> {
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
   const nats = await connectNats(config.NATS_URL, `gateway@${hostname()}:${process.pid}`, logger);
 
+  const security = securityHeaders({
+    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
+      // over plain http (a laptop) upgrading would break the sign-in form's POST
+      upgradeInsecureRequests: config.requireHttps ? [] : null } },
+    crossOriginResourcePolicy: { policy: 'cross-origin' },
+    hsts: config.requireHttps,
+  });
   const adapter = new FastifyAdapter({
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
+    frameworkErrors: frameworkErrorHandler(security),
     forceCloseConnections: 'idle',
     // an incoming X-Request-Id is kept when it is sane, so a request can be traced end to end
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
@@ -69,12 +78,15 @@ async function bootstrap(): Promise<void> {
     }),
   );
   const fastify = app.getHttpAdapter().getInstance();
-  const security = securityHeaders({
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
-      // over plain http (a laptop) upgrading would break the sign-in form's POST
-      upgradeInsecureRequests: config.requireHttps ? [] : null } },
-    crossOriginResourcePolicy: { policy: 'cross-origin' },
-    hsts: config.requireHttps,
+  let closing = false;
+  // before the CORS plugin's hook, so a non-preflight OPTIONS gets the spec's error shape
+  fastify.addHook('onRequest', (request, reply, done) => {
+    reply.headers(security);
+    reply.header('x-request-id', request.id);
+    // while draining, answers close their keep-alive connection so the server can finish closing
+    if (closing) reply.header('connection', 'close');
+    if (rejectNonPreflightOptions(request, reply)) return;
+    done();
   });
   await app.register(cors, {
     origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
@@ -82,14 +94,6 @@ async function bootstrap(): Promise<void> {
     exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
   });
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
-  let closing = false;
-  fastify.addHook('onRequest', (request, reply, done) => {
-    reply.headers(security);
-    reply.header('x-request-id', request.id);
-    // while draining, answers close their keep-alive connection so the server can finish closing
-    if (closing) reply.header('connection', 'close');
-    done();
-  });
   registerWireHooks(fastify, logger);
   registerResponseShaping(fastify, config.RESPONSE_CACHE_ENABLED ? app.get(ResponseCache) : undefined);
   if (config.RESPONSE_CACHE_ENABLED) {

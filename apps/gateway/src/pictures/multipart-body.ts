@@ -36,14 +36,21 @@ export async function readRequestBody(request: FastifyRequest): Promise<RequestB
   const fields: Record<string, string> = {};
   const files: UploadedFile[] = [];
   if (request.isMultipart()) {
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        const bytes = await part.toBuffer();
-        if (bytes.length > 0) files.push({ field: part.fieldname, bytes });
-      } else {
-        if (Object.prototype.hasOwnProperty.call(fields, part.fieldname)) throw new ApiError('invalid_args', `${part.fieldname} given twice`);
-        fields[part.fieldname] = String(part.value);
+    try {
+      for await (const part of request.parts()) {
+        if (part.type === 'file') {
+          const bytes = await part.toBuffer();
+          if (bytes.length > 0) files.push({ field: part.fieldname, bytes });
+        } else {
+          if (Object.prototype.hasOwnProperty.call(fields, part.fieldname)) throw new ApiError('invalid_args', `${part.fieldname} given twice`);
+          fields[part.fieldname] = String(part.value);
+        }
       }
+    } catch (err) {
+      // busboy's parse errors ("Boundary not found", "Unexpected end of multipart data") carry no
+      // code and were 500s (fuzzer finding 3); limit errors have FST_ codes the error filter maps
+      if (err instanceof ApiError || typeof (err as { code?: unknown }).code === 'string') throw err;
+      throw new ApiError('invalid_args', `malformed multipart body: ${(err as Error).message}`);
     }
     return { fields, files };
   }
