@@ -9,11 +9,17 @@ import { api } from '../support/http';
 
 /**
  * Property-based fuzzing of the whole API from its own OpenAPI document (docs/RELIABILITY-fuzz.md).
- * Checks: no 5xx (not_a_server_error), only documented statuses (status_code_conformance), and
- * every error in the spec's `{msg, code, request}` shape (error_body_format, tools/fuzz/hooks.py).
+ * Checks: no 5xx (not_a_server_error), only documented statuses (status_code_conformance), every
+ * error in the spec's `{msg, code, request}` shape (error_body_format, tools/fuzz/hooks.py), and
+ * answers of the documented media type and shape (content_type_conformance, response_schema_conformance).
  * The seed is fixed, so a run is reproducible.
  */
 const MAX_EXAMPLES = Number(process.env.FUZZ_MAX_EXAMPLES || 25);
+/**
+ * No 5xx; only documented statuses; every error `{msg, code, request}` (tools/fuzz/hooks.py); and,
+ * so the document stays exact, answers in the documented media types and shapes.
+ */
+const CHECKS = 'not_a_server_error,status_code_conformance,error_body_format,content_type_conformance,response_schema_conformance';
 /** A fixed seed (with pinned schemathesis and hypothesis versions) makes every run send the same cases. */
 const SEED = process.env.FUZZ_SEED || '20261124';
 const fixtures = join(__dirname, '..', '..', 'fixtures');
@@ -109,7 +115,7 @@ describe('API fuzzing with schemathesis', () => {
       [
         'run', `${stack!.baseUrl}/v2/openapi.json`,
         '--header', `Authorization: Bearer ${token}`,
-        '--checks', 'not_a_server_error,status_code_conformance,error_body_format',
+        '--checks', CHECKS,
         '--phases', 'examples,coverage,fuzzing',
         '--max-examples', String(MAX_EXAMPLES),
         '--seed', SEED,

@@ -131,4 +131,13 @@ describe('OpenAPI document', () => {
     });
     expect(document.components?.schemas?.Error).toMatchObject({ required: ['msg', 'code', 'request'] });
   });
+
+  // fuzzer finding 5: with `callback` every answer is text/javascript, which the document did not say
+  it('documents the JSONP media type beside JSON for answers and errors', () => {
+    for (const row of ENDPOINT_LIST.filter((r) => r.scope !== null && r.status !== 204)) {
+      const op = operation(row.method, row.path);
+      expect(Object.keys(response(op, String(row.status ?? 200))?.content as object)).toEqual(['application/json', 'text/javascript']);
+      expect(Object.keys(response(op, '400')?.content as object)).toEqual(['application/json', 'text/javascript']);
+    }
+  });
 });

@@ -97,6 +97,9 @@ const TOKEN_RESPONSE_SCHEMA: SchemaObject = {
   },
 };
 
+/** With a `callback` every JSON answer, errors included, comes as JSONP (CONTRACT.md section 4). */
+const JSONP_CONTENT = { 'text/javascript': { schema: { type: 'string', description: 'JSONP: `/**/NAME(JSON);`, when `callback` is given' } as SchemaObject } };
+
 const pathParams = (path: string) => [...path.matchAll(/:([a-z]+)/g)].map((m) => m[1]);
 const toOpenApiPath = (path: string) => path.replace(/:([a-z]+)/g, '{$1}');
 
@@ -128,7 +131,7 @@ function parameters(binding: OperationBinding): ParameterObject[] {
     query('fields', { type: 'string' }, 'comma-separated field names to return (of each list element for lists); empty or `all`: every field');
   }
   if (row?.access === 'public' && row.scope !== null) {
-    query('apikey', { type: 'string', maxLength: 200 }, 'the app\'s client_id, for calls without a token: raises the rate limit and sets the movie tier');
+    query('apikey', { type: 'string' }, 'the app\'s client_id, for calls without a token: raises the rate limit and sets the movie tier');
   }
   query('callback', { type: 'string', pattern: CALLBACK.source }, 'JSONP: the answer (errors too) becomes `/**/NAME(JSON);` as text/javascript, status kept');
   return params;
@@ -191,7 +194,7 @@ function successResponse(binding: OperationBinding): ResponseObject {
   } else if (row?.listKey) {
     schema = { type: 'object', required: [row.listKey], properties: { [row.listKey]: { type: 'array', items: { type: 'object' } } } };
   }
-  return { description: row?.summary ?? 'OK', content: { 'application/json': { schema } } };
+  return { description: row?.summary ?? 'OK', content: { 'application/json': { schema }, ...JSONP_CONTENT } };
 }
 
 /**
@@ -223,7 +226,7 @@ function errorResponses(bindings: OperationBinding[]): Record<string, ResponseOb
       const codes = codesOf(status);
       out[`${flavour}${status}`] = {
         description: `${STATUS_TEXT[status] ?? 'Error'}${codes ? `. Codes: ${codes}` : ''}`,
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${flavour}` } as SchemaObject } },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${flavour}` } as SchemaObject }, ...JSONP_CONTENT },
       };
     }
   }
