@@ -72,9 +72,10 @@ function knownParameters(created: { note: string; comment: string; annotation: s
   ];
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+/** Runs in `cwd`, where schemathesis keeps its crash files for `st replay`. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env }, cwd: workspaceRoot() });
+    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env }, cwd });
     child.on('exit', (code) => resolve(code ?? 1));
   });
 }
@@ -119,6 +120,8 @@ describe('API fuzzing with schemathesis', () => {
         '--phases', 'examples,coverage,fuzzing',
         '--max-examples', String(MAX_EXAMPLES),
         '--seed', SEED,
+        // no example database: a run sends only what the seed derives
+        '--generation-database', 'none',
         // one worker: Python 3.11's ast module is not thread-safe, and hypothesis parses lambdas
         '--workers', '1',
         '--request-timeout', '15',
@@ -132,6 +135,7 @@ describe('API fuzzing with schemathesis', () => {
         PYTHONPATH: join(workspaceRoot(), 'tools', 'fuzz'),
         FUZZ_KNOWN_PARAMETERS: JSON.stringify(known),
       },
+      reportDir,
     );
     process.stdout.write(`\n[fuzz] ${name}: schemathesis finished in ${Math.round((Date.now() - started) / 1000)} s with exit code ${code}; report in ${reportDir}\n`);
     return code;
