@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, DiscoveryModule } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { PlatformContext, PlatformModule } from '@plaza/platform';
 import { AccessGuard } from './access/access.guard';
@@ -11,6 +11,7 @@ import { GatewayHealthController } from './health/gateway-health.controller';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { PictureController } from './pictures/picture.controller';
 import { BenchEchoController } from './bench/bench-echo.controller';
+import { OpenApiController } from './openapi/openapi.controller';
 
 /** Root of the gateway: cross-cutting rules as global guard, interceptor and filter; areas as modules. */
 @Module({})
@@ -18,8 +19,8 @@ export class GatewayModule {
   static register(ctx: PlatformContext & { config: GatewayConfig }): DynamicModule {
     return {
       module: GatewayModule,
-      imports: [PlatformModule.forRoot(ctx), GatewayCoreModule.register(ctx.config), PassportModule, AreasModule],
-      controllers: [GatewayHealthController, Auth2Controller, PictureController, ...(ctx.config.BENCH_ENDPOINTS ? [BenchEchoController] : [])],
+      imports: [PlatformModule.forRoot(ctx), GatewayCoreModule.register(ctx.config), PassportModule, DiscoveryModule, AreasModule],
+      controllers: [GatewayHealthController, Auth2Controller, PictureController, OpenApiController, ...(ctx.config.BENCH_ENDPOINTS ? [BenchEchoController] : [])],
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },

@@ -18,12 +18,14 @@ import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerWireHooks } from './http/wire-hooks';
 import { securityHeaders } from './http/security-headers';
 import { registerBodyShapeRules } from './http/body-shape';
-import { clientErrorHandler, frameworkErrorHandler } from './http/early-errors';
+import { clientErrorHandler } from './http/early-errors';
+import { frameworkErrorHandler, rejectNonPreflightOptions } from './http/framework-errors';
 import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
 import { AccessPolicy } from './access/access-policy';
 import { registerCachedReadFastPath } from './cache/cached-read.fast-path';
+import { MAX_PARAM_LENGTH } from './endpoints/route-patterns';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
@@ -55,7 +57,7 @@ async function bootstrap(): Promise<void> {
     clientErrorHandler: clientErrorHandler(security),
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
     // an incoming X-Request-Id is kept when it is sane, so a request can be traced end to end
@@ -82,12 +84,14 @@ async function bootstrap(): Promise<void> {
   );
   const fastify = app.getHttpAdapter().getInstance();
   let closing = false;
-  // before CORS registers its hook, so preflight answers carry the security headers too
+  // before the CORS plugin's hook: preflight answers carry the security headers too, and an
+  // OPTIONS that is no preflight gets the spec's error shape
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(security);
     reply.header('x-request-id', request.id);
     // while draining, answers close their keep-alive connection so the server can finish closing
     if (closing) reply.header('connection', 'close');
+    if (rejectNonPreflightOptions(request, reply)) return;
     done();
   });
   await app.register(cors, {
@@ -95,8 +99,6 @@ async function bootstrap(): Promise<void> {
     credentials: false,
     // the plugin's default (GET, HEAD, POST) made browsers refuse every PUT and DELETE of the API
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-    // a bare OPTIONS (no Origin) is answered like a preflight, not with the plugin's plain-text 400
-    strictPreflight: false,
     maxAge: 600,
     exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
   });

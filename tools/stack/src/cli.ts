@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { ensureFerretDb, ensureNatsServer, which } from './engines';
+import { ensureFerretDb, ensureNatsServer, ensureSchemathesis, which } from './engines';
 import { Stack } from './stack';
 import { dataDir, workspaceRoot } from './paths';
 import { portAcceptsConnections } from './processes';
@@ -102,6 +102,7 @@ async function start(): Promise<void> {
 async function setup(): Promise<void> {
   if (!process.env.NATS_URL) say(`nats-server: ${ensureNatsServer(say)}`);
   if (!process.env.MONGO_URL) say(`database: ${which('mongod') ?? ensureFerretDb(say)}`);
+  say(`fuzzer: ${ensureSchemathesis(say)}`);
 }
 
 interface Step {
@@ -125,6 +126,8 @@ async function test(): Promise<void> {
     { name: 'unit', command: process.execPath, args: [jest, '-c', join(root, 'jest.config.js')] },
     { name: 'deploy', command: process.execPath, args: [join(root, 'tools/deploy-check/dist/main.js')] },
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
+    // schemathesis against /v2/openapi.json on a stack of its own (docs/RELIABILITY-fuzz.md)
+    { name: 'fuzz', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.fuzz.config.js')] },
     { name: 'faults', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.faults.config.js')] },
     { name: 'start', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.start.config.js')] },
     // the benchmark's quick mode as a smoke test: every scenario runs and every body is checked, no targets

@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { toolsBin, toolsDir } from './paths';
+import { toolsBin, toolsDir, workspaceRoot } from './paths';
 
 /** Pinned engine versions (docs/ENGINES.md explains the choice). */
 export const FERRETDB_VERSION = 'v1.24.0';
@@ -106,4 +107,31 @@ export function engineVersion(binary: string): string {
   const text = `${out.stdout ?? ''}${out.stderr ?? ''}`;
   const m = /v?\d+\.\d+\.\d+/.exec(text);
   return m ? m[0] : 'unknown';
+}
+
+/** The fuzzer's pinned Python requirements (schemathesis), installed into a venv under .tools. */
+export const FUZZ_REQUIREMENTS = () => join(workspaceRoot(), 'tools', 'fuzz', 'requirements.txt');
+export const fuzzVenv = () => join(toolsDir(), 'fuzz-venv');
+
+/**
+ * schemathesis (the `fuzz` step of npm test): a venv made with `python3 -m venv` in
+ * .tools/fuzz-venv and `pip install -r tools/fuzz/requirements.txt` from PyPI. Reused while
+ * the requirements file is unchanged (its hash is stamped beside the venv).
+ */
+export function ensureSchemathesis(log: Log): string {
+  const venv = fuzzVenv();
+  const binary = join(venv, 'bin', 'schemathesis');
+  const stamp = join(venv, 'requirements.sha256');
+  const wanted = createHash('sha256').update(readFileSync(FUZZ_REQUIREMENTS())).digest('hex');
+  if (existsSync(binary) && existsSync(stamp) && readFileSync(stamp, 'utf8').trim() === wanted) return binary;
+  const python = which('python3');
+  if (!python) throw new Error('python3 (3.9 or later, with venv) is needed for the API fuzzer (tools/fuzz)');
+  log('installing the API fuzzer (schemathesis) into .tools/fuzz-venv (one time)...');
+  if (!existsSync(join(venv, 'bin', 'python'))) {
+    mkdirSync(toolsDir(), { recursive: true });
+    run(python, ['-m', 'venv', venv]);
+  }
+  run(join(venv, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', '--disable-pip-version-check', '-r', FUZZ_REQUIREMENTS()]);
+  writeFileSync(stamp, `${wanted}\n`);
+  return binary;
 }

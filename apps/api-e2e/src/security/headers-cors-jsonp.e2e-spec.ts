@@ -1,7 +1,7 @@
 import { tokenFor } from '../support/auth';
 import { Apps } from '../support/fixtures';
 import { exclusive } from '../support/exclusive';
-import { api, ApiResponse, del, get, post } from '../support/http';
+import { api, ApiResponse, del, expectError, get, post } from '../support/http';
 import { expectSecurityHeaders, pictureForm, PNG, rawRequest, SecBooks, SecUsers } from './security-support';
 
 /**
@@ -117,10 +117,10 @@ describe('CORS (docs/DECISIONS.md: any origin, no credentials)', () => {
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
-  it('a bare OPTIONS (no Origin) is 204, not a plain-text 400', async () => {
+  it('an OPTIONS that is no preflight (no Origin) is a method the path lacks: 400/1014 in the error shape, not a plain-text 400', async () => {
     const res = await api('OPTIONS', '/v2/loc/list');
-    expect(res.status).toBe(204);
-    expect(res.text).toBe('');
+    expectError(res, 400, 1014, 'OPTIONS /v2/loc/list');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('answers and errors are readable cross-origin, never with credentials, exposing the documented headers', async () => {

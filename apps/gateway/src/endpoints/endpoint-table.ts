@@ -1,4 +1,7 @@
-import { MovieTier, Scope } from '@plaza/contracts';
+import {
+  AnnotationInput, CollectionInput, MovieTier, NoteCommentInput, NoteInput, NotePicturesInput, ParticipateBody, ReviewCreateInput,
+  ReviewUpdateInput, Scope,
+} from '@plaza/contracts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -29,6 +32,18 @@ export const tagsOfList = (listKey: string, prefix: string) => (_: Record<string
   return Array.isArray(items) ? items.map((item) => `${prefix}${(item as { id?: unknown }).id}`) : [];
 };
 
+/**
+ * A request body. Bodies are read by hand (they may be multipart, with pictures streamed beside
+ * the fields), so the handler validates them against `dto`, and the OpenAPI document describes
+ * them from the same class: the handler takes the class from its row, so the two cannot differ.
+ */
+export interface BodySpec<T extends object = object> {
+  /** The class-validator DTO the text fields (form, JSON or multipart) are validated against. */
+  dto: new () => T;
+  /** Picture parts beside the fields (multipart/form-data): annotation parts `1`, `2`...; note parts `image_N`. */
+  pictures?: 'annotation' | 'note';
+}
+
 export interface EndpointDefinition {
   method: HttpMethod;
   /** Path with the spec's wildcards: `:id` digits only, `:name` letters, digits and `-_.`. */
@@ -52,6 +67,10 @@ export interface EndpointDefinition {
   status?: number;
   /** Marked deprecated in the OpenAPI document. */
   deprecated?: boolean;
+  /** The body a POST or PUT takes (query parameters come from the handler's `@Query()` DTO). */
+  body?: BodySpec;
+  /** Error statuses this endpoint answers beyond those every endpoint of its kind may (OpenAPI document). */
+  errorStatuses?: number[];
   summary: string;
 }
 
@@ -85,14 +104,14 @@ export const Endpoints = {
   annotationGet: { method: 'GET', path: '/v2/book/annotation/:id', scope: 'book_basic_r', access: 'public', summary: 'An annotation' },
   seriesBooks: { method: 'GET', path: '/v2/book/series/:id/books', scope: 'book_basic_r', access: 'public', listKey: 'books', paging: page(20), summary: 'Books of a series',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'book', tags: (p, body) => [`series:${p.id}`, ...tagsOfList('books', 'book:')(p, body)] } },
-  collectionCreate: { method: 'POST', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 201, summary: 'Collect a book' },
-  collectionUpdate: { method: 'PUT', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 202, summary: 'Change a collection entry' },
+  collectionCreate: { method: 'POST', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 201, summary: 'Collect a book', body: { dto: CollectionInput }, errorStatuses: [409] },
+  collectionUpdate: { method: 'PUT', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 202, summary: 'Change a collection entry', body: { dto: CollectionInput } },
   collectionDelete: { method: 'DELETE', path: '/v2/book/:id/collection', scope: 'book_basic_w', access: 'user', status: 204, summary: 'Remove a collection entry' },
-  annotationCreate: { method: 'POST', path: '/v2/book/:id/annotations', scope: 'book_basic_w', access: 'user', status: 201, summary: 'Write an annotation' },
-  annotationUpdate: { method: 'PUT', path: '/v2/book/annotation/:id', scope: 'book_basic_w', access: 'user', status: 202, summary: 'Change an annotation' },
+  annotationCreate: { method: 'POST', path: '/v2/book/:id/annotations', scope: 'book_basic_w', access: 'user', status: 201, summary: 'Write an annotation', body: { dto: AnnotationInput, pictures: 'annotation' } },
+  annotationUpdate: { method: 'PUT', path: '/v2/book/annotation/:id', scope: 'book_basic_w', access: 'user', status: 202, summary: 'Change an annotation', body: { dto: AnnotationInput, pictures: 'annotation' } },
   annotationDelete: { method: 'DELETE', path: '/v2/book/annotation/:id', scope: 'book_basic_w', access: 'user', status: 204, summary: 'Delete an annotation' },
-  reviewCreate: { method: 'POST', path: '/v2/book/reviews', scope: 'service_basic_common', access: 'user', status: 201, summary: 'Write a book review' },
-  reviewUpdate: { method: 'PUT', path: '/v2/book/review/:id', scope: 'service_basic_common', access: 'user', status: 202, summary: 'Change a book review' },
+  reviewCreate: { method: 'POST', path: '/v2/book/reviews', scope: 'service_basic_common', access: 'user', status: 201, summary: 'Write a book review', body: { dto: ReviewCreateInput }, errorStatuses: [404] },
+  reviewUpdate: { method: 'PUT', path: '/v2/book/review/:id', scope: 'service_basic_common', access: 'user', status: 202, summary: 'Change a book review', body: { dto: ReviewUpdateInput } },
   reviewDelete: { method: 'DELETE', path: '/v2/book/review/:id', scope: 'service_basic_common', access: 'user', summary: 'Delete a book review' },
   userTagsDeprecated: { method: 'GET', path: '/v2/book/user_tags/:id', scope: 'service_basic_common', access: 'public', listKey: 'tags', paging: page(20), deprecated: true, summary: "A user's tags (deprecated: use /v2/book/user/:name/tags)" },
 
@@ -127,17 +146,17 @@ export const Endpoints = {
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'movie' } },
 
   // ---- notes (spec "Notes"; login always required) ----
-  noteCreate: { method: 'POST', path: '/v2/notes', scope: 'community_basic_note', access: 'user', status: 201, summary: 'Write a note' },
+  noteCreate: { method: 'POST', path: '/v2/notes', scope: 'community_basic_note', access: 'user', status: 201, summary: 'Write a note', body: { dto: NoteInput, pictures: 'note' } },
   noteGet: { method: 'GET', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', summary: 'A note' },
-  noteUpdate: { method: 'PUT', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', status: 202, summary: 'Change a note' },
-  noteAddPictures: { method: 'POST', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', status: 202, summary: 'Add pictures to a note' },
+  noteUpdate: { method: 'PUT', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', status: 202, summary: 'Change a note', body: { dto: NoteInput, pictures: 'note' } },
+  noteAddPictures: { method: 'POST', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', status: 202, summary: 'Add pictures to a note', body: { dto: NotePicturesInput, pictures: 'note' } },
   noteDelete: { method: 'DELETE', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', summary: 'Delete a note' },
   noteLike: { method: 'POST', path: '/v2/note/:id/like', scope: 'community_basic_note', access: 'user', status: 202, summary: 'Like a note' },
   noteUnlike: { method: 'DELETE', path: '/v2/note/:id/like', scope: 'community_basic_note', access: 'user', status: 202, summary: 'Unlike a note' },
   notesCreatedBy: { method: 'GET', path: '/v2/note/user_created/:id', scope: 'community_basic_note', access: 'user', listKey: 'notes', paging: page(20), summary: "A user's notes" },
   notesLikedBy: { method: 'GET', path: '/v2/note/user_liked/:id', scope: 'community_basic_note', access: 'user', listKey: 'notes', paging: page(20), summary: 'Notes a user liked' },
   noteComments: { method: 'GET', path: '/v2/note/:id/comments', scope: 'community_basic_note', access: 'user', listKey: 'comments', paging: page(20), summary: "A note's comments" },
-  noteCommentCreate: { method: 'POST', path: '/v2/note/:id/comments', scope: 'community_basic_note', access: 'user', status: 201, summary: 'Comment on a note' },
+  noteCommentCreate: { method: 'POST', path: '/v2/note/:id/comments', scope: 'community_basic_note', access: 'user', status: 201, summary: 'Comment on a note', body: { dto: NoteCommentInput } },
   noteCommentGet: { method: 'GET', path: '/v2/note/:id/comment/:cid', scope: 'community_basic_note', access: 'user', summary: 'A comment' },
   noteCommentDelete: { method: 'DELETE', path: '/v2/note/:id/comment/:cid', scope: 'community_basic_note', access: 'user', status: 204, summary: 'Delete a comment' },
 
@@ -148,12 +167,12 @@ export const Endpoints = {
   eventsCreatedBy: { method: 'GET', path: '/v2/event/user_created/:id', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events a user created' },
   eventsParticipatedBy: { method: 'GET', path: '/v2/event/user_participated/:id', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events a user takes part in' },
   eventsWishedBy: { method: 'GET', path: '/v2/event/user_wished/:id', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events a user is interested in' },
-  eventList: { method: 'GET', path: '/v2/event/list', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events in a city' },
+  eventList: { method: 'GET', path: '/v2/event/list', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events in a city', errorStatuses: [404] },
   locGet: { method: 'GET', path: '/v2/loc/:id', scope: 'event_basic_r', access: 'public', summary: 'A city',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'event', tags: (p) => [`loc:${p.id}`] } },
   locList: { method: 'GET', path: '/v2/loc/list', scope: 'event_basic_r', access: 'public', listKey: 'locs', paging: page(20), summary: 'Cities',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'event' } },
-  eventJoin: { method: 'POST', path: '/v2/event/:id/participants', scope: 'event_basic_w', access: 'user', status: 202, summary: 'Take part in an event' },
+  eventJoin: { method: 'POST', path: '/v2/event/:id/participants', scope: 'event_basic_w', access: 'user', status: 202, summary: 'Take part in an event', body: { dto: ParticipateBody } },
   eventLeave: { method: 'DELETE', path: '/v2/event/:id/participants', scope: 'event_basic_w', access: 'user', status: 202, summary: 'Stop taking part' },
   eventWish: { method: 'POST', path: '/v2/event/:id/wishers', scope: 'event_basic_w', access: 'user', status: 202, summary: 'Mark interest' },
   eventUnwish: { method: 'DELETE', path: '/v2/event/:id/wishers', scope: 'event_basic_w', access: 'user', status: 202, summary: 'Remove interest' },

@@ -1,15 +1,20 @@
 import { ENDPOINT_LIST, HttpMethod } from './endpoint-table';
 
 /** The spec's wildcards (convention 3): `:id` digits only, `:name` digits, letters and `-_.`. */
+// ASCII classes, not `\d`: the OpenAPI document publishes these, and other regex engines (Python's,
+// in the fuzzer) read `\d` as any Unicode digit
 export const WILDCARDS: Record<string, string> = {
-  id: '\\d+',
-  cid: '\\d+',
-  name: '[A-Za-z0-9_.-]+',
+  id: '[0-9]+',
+  cid: '[0-9]+',
+  name: '[A-Za-z0-9._-]+',
 };
+
+/** The longest path parameter the router matches (fastify `maxParamLength`); a longer one matches no route. */
+export const MAX_PARAM_LENGTH = 200;
 
 const wildcardOf = (param: string) => WILDCARDS[param] ?? WILDCARDS.id;
 
-/** `/v2/book/:id` → the fastify route `/v2/book/:id(^\d+$)`, so a wrong wildcard matches no route. */
+/** `/v2/book/:id` → the fastify route `/v2/book/:id(^[0-9]+$)`, so a wrong wildcard matches no route. */
 export function toFastifyPath(path: string): string {
   return path.replace(/:([a-z]+)/g, (_, param: string) => `:${param}(^${wildcardOf(param)}$)`);
 }

@@ -9,7 +9,7 @@ import { sendApiError } from './error-body';
 import { pathOf, stateOf } from './request-context';
 
 /** Errors fastify and its plugins raise before a handler runs, by their code. */
-const FRAMEWORK_ERRORS: Record<string, ErrorName> = {
+export const FRAMEWORK_ERRORS: Record<string, ErrorName> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'request_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'invalid_args',
@@ -22,6 +22,8 @@ const FRAMEWORK_ERRORS: Record<string, ErrorName> = {
   FST_FIELDS_LIMIT: 'request_too_large',
   FST_PROTO_VIOLATION: 'invalid_args',
   FST_ERR_BAD_URL: 'uri_not_found',
+  // a path parameter longer than the router matches: no route has such a path
+  FST_ERR_MAX_PARAM_LENGTH: 'uri_not_found',
 };
 
 /**

@@ -1,26 +1,12 @@
 import { ApiError } from '@plaza/contracts';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import { sendApiError } from './error-body';
 
 /**
- * Requests that fail before fastify routes them never reach the exception filter, and
- * fastify's defaults answer them in its own JSON shape without our security headers. These
- * two handlers keep the spec's `{msg, code, request}` and the headers for them too.
+ * Requests Node's HTTP parser rejects never reach fastify, and Node answers them with a bare
+ * status line. This handler keeps the spec's `{msg, code, request}` and the security headers
+ * for them too (router-level refusals are in framework-errors.ts).
  */
-
-/**
- * fastify's router: a path whose percent-encoding is malformed (`/v2/book/user/%zz/...`) or a
- * path parameter over `maxParamLength`. Neither can name anything that exists: 404/1001.
- */
-export function frameworkErrorHandler(security: Record<string, string>) {
-  return (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
-    const known = error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-    reply.headers(security).header('x-request-id', request.id);
-    void sendApiError(request, reply, new ApiError(known ? 'uri_not_found' : 'invalid_args'));
-  };
-}
 
 /** The longest path echoed in `request` when Node's parser rejected the request (it may be 16 KiB). */
 const ECHOED_PATH_MAX = 200;

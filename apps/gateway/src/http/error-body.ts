@@ -4,6 +4,11 @@ import { pathOf, requestLine } from './request-context';
 
 /** Sends an error as the spec shapes it: `{msg, code, request}` with the catalogue's status. */
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  return reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorBody(request, error)));
+}
+
+/** The body of an error: `{msg, code, request}`, plus RFC 6749's fields on the token endpoints. */
+export function errorBody(request: FastifyRequest, error: ApiError): Record<string, unknown> {
   const body: Record<string, unknown> = { msg: error.msg, code: error.code, request: requestLine(request) };
   // the token endpoints also speak RFC 6749 (CONTRACT.md section 2)
   if (pathOf(request).startsWith('/auth2/')) {
@@ -12,5 +17,5 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
     const detail = error.status < 500 || error.code === 1100 ? error.detail : undefined;
     body.error_description = detail ?? error.msg;
   }
-  return reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(body));
+  return body;
 }

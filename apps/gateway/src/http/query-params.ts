@@ -2,7 +2,9 @@ import { ApiError, PageRequest } from '@plaza/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { Paging } from '../endpoints/endpoint-table';
 
-const CALLBACK = /^[A-Za-z0-9_]{1,50}$/;
+export const CALLBACK = /^[A-Za-z0-9_]{1,50}$/;
+/** `start` and `count` are at most 9 digits. */
+export const MAX_PAGING_VALUE = 999_999_999;
 
 export type CallbackParam = { kind: 'none' } | { kind: 'valid'; name: string } | { kind: 'invalid' };
 
@@ -16,7 +18,7 @@ export function readCallback(request: FastifyRequest): CallbackParam {
 
 function nonNegativeInt(value: unknown, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !/^\d{1,9}$/.test(value)) throw new ApiError('invalid_args', `${name} must be a non-negative integer`);
+  if (typeof value !== 'string' || !/^[0-9]{1,9}$/.test(value)) throw new ApiError('invalid_args', `${name} must be a non-negative integer`);
   return Number(value);
 }
 

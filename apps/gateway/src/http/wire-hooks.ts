@@ -9,6 +9,11 @@ function escapeSeparators(json: string): string {
   return json.replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
+/** The JSONP form of a JSON text (CONTRACT.md section 4). */
+export function jsonp(callback: string, json: string): string {
+  return `/**/${callback}(${escapeSeparators(json)});`;
+}
+
 
 /**
  * Wire-level response rules that must see every response, errors included:
@@ -22,7 +27,7 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
     if (typeof payload !== 'string') return payload;
     let body = payload;
     if (state?.jsonpCallback && String(reply.getHeader('content-type') ?? '').includes('json')) {
-      body = `/**/${state.jsonpCallback}(${escapeSeparators(body)});`;
+      body = jsonp(state.jsonpCallback, body);
       reply.header('content-type', 'text/javascript; charset=utf-8');
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200) {

@@ -48,7 +48,7 @@ export async function readRequestBody(request: FastifyRequest): Promise<RequestB
       }
     } catch (err) {
       // limits (FST_*) keep their own codes; busboy's plain errors ("Boundary not found",
-      // "Unexpected end of multipart data") are a malformed body, not a server fault
+      // "Unexpected end of multipart data") are a malformed body, not a server fault (also found by the fuzzer)
       if (err instanceof ApiError || (err as { code?: string }).code?.startsWith('FST_')) throw err;
       throw new ApiError('invalid_args', 'malformed multipart body');
     }

@@ -1,7 +1,7 @@
 import { Controller, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
-  AnnotationInput, AnnotationReadQuery, BOOK_PICTURE_AREA, BookAnnotationsQuery, BookMessages, Caller, checkAnnotationPlacement, PageRequest,
+  AnnotationReadQuery, BOOK_PICTURE_AREA, BookAnnotationsQuery, BookMessages, Caller, checkAnnotationPlacement, PageRequest,
 } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
@@ -52,7 +52,7 @@ export class BookAnnotationsController {
 
   @Endpoint(Endpoints.annotationCreate)
   async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    const { input, pictures } = await readBookWrite(request, AnnotationInput);
+    const { input, pictures } = await readBookWrite(request, Endpoints.annotationCreate.body.dto);
     checkAnnotationPlacement(input);
     return this.uploads.withStaged(BOOK_PICTURE_AREA, pictures, (refs) =>
       this.bus.request(BookMessages.createAnnotation, { bookId, input, pictures: refs, caller }, { requestId }),
@@ -61,7 +61,7 @@ export class BookAnnotationsController {
 
   @Endpoint(Endpoints.annotationUpdate)
   async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    const { input, pictures } = await readBookWrite(request, AnnotationInput);
+    const { input, pictures } = await readBookWrite(request, Endpoints.annotationUpdate.body.dto);
     checkAnnotationPlacement(input);
     return this.uploads.withStaged(BOOK_PICTURE_AREA, pictures, (refs) =>
       this.bus.request(BookMessages.updateAnnotation, { id, input, pictures: refs, caller }, { requestId }),

@@ -1,6 +1,6 @@
 import { Controller, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { BookMessages, Caller, CollectionInput, CollectionLookupQuery, PageRequest, UserCollectionsQuery } from '@plaza/contracts';
+import { BookMessages, Caller, CollectionLookupQuery, PageRequest, UserCollectionsQuery } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
@@ -43,13 +43,13 @@ export class BookCollectionsController {
 
   @Endpoint(Endpoints.collectionCreate)
   async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    const { input } = await readBookWrite(request, CollectionInput);
+    const { input } = await readBookWrite(request, Endpoints.collectionCreate.body.dto);
     return this.bus.request(BookMessages.createCollection, { bookId, input, caller }, { requestId });
   }
 
   @Endpoint(Endpoints.collectionUpdate)
   async update(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    const { input } = await readBookWrite(request, CollectionInput);
+    const { input } = await readBookWrite(request, Endpoints.collectionUpdate.body.dto);
     return this.bus.request(BookMessages.updateCollection, { bookId, input, caller }, { requestId });
   }
 

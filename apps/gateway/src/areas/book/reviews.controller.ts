@@ -1,6 +1,6 @@
 import { Controller, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { BookMessages, Caller, ReviewCreateInput, ReviewUpdateInput } from '@plaza/contracts';
+import { BookMessages, Caller } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
@@ -16,13 +16,13 @@ export class BookReviewsController {
 
   @Endpoint(Endpoints.reviewCreate)
   async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    const { input } = await readBookWrite(request, ReviewCreateInput);
+    const { input } = await readBookWrite(request, Endpoints.reviewCreate.body.dto);
     return this.bus.request(BookMessages.createReview, { input, caller }, { requestId });
   }
 
   @Endpoint(Endpoints.reviewUpdate)
   async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    const { input } = await readBookWrite(request, ReviewUpdateInput);
+    const { input } = await readBookWrite(request, Endpoints.reviewUpdate.body.dto);
     return this.bus.request(BookMessages.updateReview, { id, input, caller }, { requestId });
   }
 

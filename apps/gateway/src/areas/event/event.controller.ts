@@ -1,7 +1,7 @@
 import { Controller, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
-  Caller, EventListQuery, EventMessages, PageRequest, ParticipateBody, UserEventsQuery, validateInput,
+  Caller, EventListQuery, EventMessages, PageRequest, UserEventsQuery, validateInput,
 } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
@@ -61,7 +61,7 @@ export class EventController {
     const { fields } = await readRequestBody(request);
     const query = (request.query ?? {}) as Record<string, unknown>;
     const raw = 'participate_date' in fields ? fields.participate_date : query.participate_date;
-    const body = await validateInput(ParticipateBody, { participate_date: raw });
+    const body = await validateInput(Endpoints.eventJoin.body.dto, { participate_date: raw });
     return this.bus.request(EventMessages.join, { id, caller, participate_date: body.participate_date }, { requestId });
   }
 

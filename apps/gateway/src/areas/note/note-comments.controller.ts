@@ -1,6 +1,6 @@
 import { Controller, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Caller, NoteComment, NoteCommentInput, NoteCommentList, NoteMessages, PageRequest, validateInput } from '@plaza/contracts';
+import { Caller, NoteComment, NoteCommentList, NoteMessages, PageRequest, validateInput } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
@@ -21,7 +21,7 @@ export class NoteCommentsController {
 
   @Endpoint(Endpoints.noteCommentCreate)
   async create(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteComment> {
-    const comment = await validateInput(NoteCommentInput, (await readRequestBody(request)).fields);
+    const comment = await validateInput(Endpoints.noteCommentCreate.body.dto, (await readRequestBody(request)).fields);
     return this.bus.request(NoteMessages.createComment, { caller, id, comment }, { requestId });
   }
 

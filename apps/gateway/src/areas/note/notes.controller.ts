@@ -1,7 +1,7 @@
 import { Controller, Inject, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
-  Caller, Note, NoteFormatQuery, NoteInput, NoteList, NoteMessages, NotePicturesInput, PageRequest, validateInput,
+  Caller, Note, NoteFormatQuery, NoteList, NoteMessages, PageRequest, validateInput,
 } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
@@ -28,7 +28,7 @@ export class NotesController {
   @Endpoint(Endpoints.noteCreate)
   async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
     const body = await readRequestBody(request);
-    const note = await validateInput(NoteInput, body.fields);
+    const note = await validateInput(Endpoints.noteCreate.body.dto, body.fields);
     const parts = readNotePictureParts(body);
     return this.uploads.withStaged('note', parts.files, (pictures) =>
       this.bus.request(NoteMessages.create, { caller, note, uploads: { pictures, texts: parts.texts } }, { requestId }),
@@ -43,7 +43,7 @@ export class NotesController {
   @Endpoint(Endpoints.noteUpdate)
   async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
     const body = await readRequestBody(request);
-    const note = await validateInput(NoteInput, body.fields);
+    const note = await validateInput(Endpoints.noteUpdate.body.dto, body.fields);
     const parts = readNotePictureParts(body);
     return this.uploads.withStaged('note', parts.files, (pictures) =>
       this.bus.request(NoteMessages.update, { caller, id, note, uploads: { pictures, texts: parts.texts } }, { requestId }),
@@ -53,7 +53,7 @@ export class NotesController {
   @Endpoint(Endpoints.noteAddPictures)
   async addPictures(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
     const body = await readRequestBody(request);
-    const input = await validateInput(NotePicturesInput, body.fields);
+    const input = await validateInput(Endpoints.noteAddPictures.body.dto, body.fields);
     const parts = readNotePictureParts(body);
     return this.uploads.withStaged('note', parts.files, (pictures) =>
       this.bus.request(NoteMessages.addPictures, { caller, id, input, uploads: { pictures, texts: parts.texts } }, { requestId }),
