@@ -22,7 +22,7 @@ import { ReviewsRepository } from './reviews/reviews.repository';
 import { ReviewsService } from './reviews/reviews.service';
 import { SeriesDocument, SeriesSchema } from './series/series.schema';
 import { SeriesRepository } from './series/series.repository';
-import { DatabaseEngine } from './shared/database-engine';
+import { DatabaseEngine } from '@plaza/platform';
 import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from './shared/pictures';
 
 /** The book service: its collections, message handlers and import. */

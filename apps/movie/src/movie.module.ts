@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { APP_CONFIG } from '@plaza/platform';
+import { APP_CONFIG, DatabaseEngine } from '@plaza/platform';
 import { CelebritiesController } from './celebrities/celebrities.controller';
 import { CelebritiesRepository } from './celebrities/celebrities.repository';
 import { CelebritiesService } from './celebrities/celebrities.service';
@@ -57,7 +57,7 @@ import { SubjectsService } from './subjects/subjects.service';
   controllers: [SubjectsController, CelebritiesController, ListsController, MovieImportController],
   providers: [
     { provide: MovieLinks, inject: [APP_CONFIG], useFactory: (config: MovieConfig) => new MovieLinks(config.PUBLIC_WEB_URL) },
-    SubjectsRepository, SubjectSearchRepository, SubjectViewsRepository, CelebritiesRepository, CelebrityViewsRepository,
+    DatabaseEngine, SubjectsRepository, SubjectSearchRepository, SubjectViewsRepository, CelebritiesRepository, CelebrityViewsRepository,
     PhotosRepository, ReviewsRepository, CommentsRepository, ListingsRepository, MovieListsRepository,
     SubjectsService, SearchService, CelebritiesService, ListsService, CityResolver,
     CatalogueImporter, MediaImporter, ListImporter, DerivedViews, MovieImportService,

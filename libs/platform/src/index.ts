@@ -21,3 +21,5 @@ export * from './nats/buckets';
 export * from './import/import-runner';
 export * from './mongo/sequences';
 export * from './mongo/index-coverage';
+export * from './mongo/database-engine';
+export * from './mongo/local-grouped-mirror';

@@ -1,1 +1,3 @@
 export * from './terms';
+export * from './term-index';
+export * from './local-search-index';

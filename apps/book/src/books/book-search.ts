@@ -1,11 +1,11 @@
 import { relevance, WeightedText } from '@plaza/search';
-import type { BookDocument } from './book.schema';
+import type { SearchCard } from './book-search-index';
 import { mergeTags, raterCount, tagSearchKey } from './book-view';
 
 /** How much a book's popularity adds to its score: enough to order equally relevant books, never to beat a better match. */
 const POPULARITY_WEIGHT = 0.4;
 
-function weightedFields(row: BookDocument): WeightedText[] {
+function weightedFields(row: SearchCard): WeightedText[] {
   return [
     { text: row.title, weight: 3 },
     { text: row.origin_title, weight: 2 },
@@ -19,15 +19,15 @@ function weightedFields(row: BookDocument): WeightedText[] {
 }
 
 /** The book's count of a tag, compared as `tag=` compares (case and width ignored). */
-export function tagCount(row: BookDocument, tag: string): number {
+export function tagCount(row: SearchCard, tag: string): number {
   const key = tagSearchKey(tag);
   return mergeTags(row.base_tags, row.user_tags, Number.MAX_SAFE_INTEGER)
     .filter((t) => tagSearchKey(t.name) === key)
     .reduce((sum, t) => sum + t.count, 0);
 }
 
-interface Scored {
-  row: BookDocument;
+interface Scored<T> {
+  row: T;
   score: number;
   tagged: number;
   raters: number;
@@ -39,8 +39,8 @@ interface Scored {
  * book was given the tag. Ties go to the more rated book, then the lower id, so pages are stable.
  * Books that only ever had the tag (its count fell to 0) are dropped here.
  */
-export function rankBooks(rows: BookDocument[], q: string | undefined, tag: string | undefined): BookDocument[] {
-  const scored: Scored[] = [];
+export function rankBooks<T extends SearchCard>(rows: T[], q: string | undefined, tag: string | undefined): T[] {
+  const scored: Scored<T>[] = [];
   for (const row of rows) {
     const tagged = tag !== undefined ? tagCount(row, tag) : 0;
     if (tag !== undefined && tagged === 0) continue;

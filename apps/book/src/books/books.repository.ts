@@ -1,10 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { KeyedMutex } from '@plaza/platform';
+import { DatabaseEngine, KeyedMutex } from '@plaza/platform';
 import { Model } from 'mongoose';
-import { DatabaseEngine } from '../shared/database-engine';
 import { BookDocument } from './book.schema';
 import { tagFromKey, tagKey, tagSearchKey } from './book-view';
+import { createBookSearchIndex, SEARCH_CARD_FIELDS, SearchCard } from './book-search-index';
+
+const CARD_PROJECTION = Object.fromEntries(SEARCH_CARD_FIELDS.map((f) => [f, 1]));
 
 /** A change of the users' part of a book's rating and tags. */
 export interface AggregateDelta {
@@ -40,8 +42,9 @@ interface PendingAggregates {
  * 60 users rating one book at once cost a few writes, not 60 in a row.
  */
 @Injectable()
-export class BooksRepository {
+export class BooksRepository implements OnApplicationBootstrap {
   readonly lock = new KeyedMutex();
+  private readonly searchIndex = createBookSearchIndex();
   private readonly pending = new Map<string, PendingAggregates>();
 
   constructor(
@@ -65,11 +68,29 @@ export class BooksRepository {
    * documents: FerretDB v1 reads each whole document while it scans anyway, and a second round
    * of lookups for the page costs more than sending the matches whole (measured).
    */
-  async search(terms: string[], tag: string | undefined): Promise<BookDocument[]> {
+  async search(terms: string[], tag: string | undefined): Promise<SearchCard[]> {
+    if (await this.engine.isFerretDb()) {
+      await this.searchIndex.ready(() => this.allForSearch());
+      return this.searchIndex.matching(terms, tag === undefined ? undefined : tagSearchKey(tag));
+    }
     const filter: Record<string, unknown> = {};
     if (terms.length > 0) filter.search_terms = { $all: terms };
     if (tag !== undefined) filter.tag_keys = tagSearchKey(tag);
-    return this.books.find(filter, { search_terms: 0 }).lean<BookDocument[]>().exec();
+    return this.books.find(filter, CARD_PROJECTION).lean<SearchCard[]>().exec();
+  }
+
+  /** Every book, for the local engine's search index (what it indexes and ranks by). */
+  private async *allForSearch(): AsyncIterable<BookDocument> {
+    yield* this.books.find({}, { ...CARD_PROJECTION, search_terms: 1, tag_keys: 1 }).lean<BookDocument[]>().cursor();
+  }
+
+  /** Fills the local engine's search index while the service starts, so no search waits for it. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      if (await this.engine.isFerretDb()) void this.searchIndex.ready(() => this.allForSearch()).catch(() => undefined);
+    } catch {
+      // the database is not reachable yet: the first search fills the index
+    }
   }
 
   async inSeries(seriesId: string): Promise<BookDocument[]> {
@@ -163,12 +184,15 @@ export class BooksRepository {
     // FerretDB: the lock is the guard (a filter beyond `_id` would scan); MongoDB: compare-and-swap
     const filter = (await this.engine.isFerretDb()) ? { _id: current._id } : { _id: current._id, rev };
     const result = await this.books.replaceOne(filter, stored).exec();
-    return result.matchedCount === 1 ? stored : null;
+    if (result.matchedCount !== 1) return null;
+    if (await this.engine.isFerretDb()) this.searchIndex.put(stored);
+    return stored;
   }
 
   private async insert(doc: BookDocument): Promise<boolean> {
     try {
       await this.books.create(doc);
+      if (await this.engine.isFerretDb()) this.searchIndex.put(doc);
       return true;
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;

@@ -67,7 +67,10 @@ export class BooksService {
     // a query of only punctuation has no terms: it matches nothing rather than everything
     if (q && terms.length === 0) return envelope('books', page.start, 0, []);
     const ranked = rankBooks(await this.books.search(terms, tag), q, tag);
-    const books = await Promise.all(pageOf(ranked, page).map(async (doc) => presentBook(doc, this.addresses, await this.currentEntry(doc._id, caller))));
+    // ranking reads a card of each match; only the page is read whole (by `_id`)
+    const found = await this.books.byIds(pageOf(ranked, page).map((card) => card._id));
+    const docs = pageOf(ranked, page).map((card) => found.get(card._id)).filter((d): d is BookDocument => d !== undefined);
+    const books = await Promise.all(docs.map(async (doc) => presentBook(doc, this.addresses, await this.currentEntry(doc._id, caller))));
     return envelope('books', page.start, ranked.length, books);
   }
 

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { CollectionStatus } from '@plaza/contracts';
+import { DatabaseEngine, LocalGroupedMirror } from '@plaza/platform';
 import { Model } from 'mongoose';
 import { CollectionDocument, collectionKey } from './collection.schema';
 
@@ -17,8 +18,30 @@ export interface CollectionFilter {
 const DUPLICATE_KEY = 11000;
 
 @Injectable()
-export class CollectionsRepository {
-  constructor(@InjectModel(CollectionDocument.name) private readonly collections: Model<CollectionDocument>) {}
+export class CollectionsRepository implements OnApplicationBootstrap {
+  /** The local engine's per-user view of the collection (see LocalGroupedMirror); unused on MongoDB. */
+  private readonly byUser = new LocalGroupedMirror<CollectionDocument>((entry) => entry.user_id);
+
+  constructor(
+    @InjectModel(CollectionDocument.name) private readonly collections: Model<CollectionDocument>,
+    private readonly engine: DatabaseEngine,
+  ) {}
+
+  /** On the local engine, a user's entries from memory (loaded on first use); undefined on MongoDB. */
+  private async localEntriesOf(userId: string): Promise<CollectionDocument[] | undefined> {
+    if (!(await this.engine.isFerretDb())) return undefined;
+    await this.byUser.ready(() => this.collections.find({}).lean<CollectionDocument[]>().cursor());
+    return this.byUser.group(userId);
+  }
+
+  /** Fills the local engine's per-user view while the service starts, so no list waits for it. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      if (await this.engine.isFerretDb()) void this.localEntriesOf('').catch(() => undefined);
+    } catch {
+      // the database is not reachable yet: the first list fills it
+    }
+  }
 
   async find(userId: string, bookId: string): Promise<CollectionDocument | null> {
     return this.collections.findById(collectionKey(userId, bookId)).lean<CollectionDocument>().exec();
@@ -27,7 +50,8 @@ export class CollectionsRepository {
   /** Inserts a new entry; false when the user already has one for the book (the unique `_id` decides). */
   async insert(doc: CollectionDocument): Promise<boolean> {
     try {
-      await this.collections.create(doc);
+      const created = await this.collections.create(doc);
+      if (await this.engine.isFerretDb()) this.byUser.put(created.toObject<CollectionDocument>());
       return true;
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
@@ -37,15 +61,22 @@ export class CollectionsRepository {
 
   async replace(doc: CollectionDocument): Promise<void> {
     await this.collections.replaceOne({ _id: doc._id }, doc).exec();
+    if (await this.engine.isFerretDb()) this.byUser.put(doc);
   }
 
   async delete(userId: string, bookId: string): Promise<boolean> {
     const result = await this.collections.deleteOne({ _id: collectionKey(userId, bookId) }).exec();
+    if (await this.engine.isFerretDb()) this.byUser.remove(collectionKey(userId, bookId));
     return result.deletedCount > 0;
   }
 
   /** A user's entries, newest change first. Every filter value is a validated primitive. */
   async listByUser(userId: string, filter: CollectionFilter, start: number, count: number): Promise<{ total: number; items: CollectionDocument[] }> {
+    const local = await this.localEntriesOf(userId);
+    if (local) {
+      const matching = local.filter((entry) => matchesFilter(entry, filter)).sort(newestChangeFirst);
+      return { total: matching.length, items: matching.slice(start, start + count) };
+    }
     const query: Record<string, unknown> = { user_id: userId };
     if (!filter.includePrivate) query.private = false;
     if (filter.status) query.status = filter.status;
@@ -65,9 +96,28 @@ export class CollectionsRepository {
 
   /** The tags of a user's entries (private ones only for the owner). */
   async tagsOfUser(userId: string, includePrivate: boolean): Promise<string[][]> {
+    const local = await this.localEntriesOf(userId);
+    if (local) return local.filter((entry) => includePrivate || !entry.private).map((entry) => entry.tags ?? []);
     const query: Record<string, unknown> = { user_id: userId };
     if (!includePrivate) query.private = false;
     const docs = await this.collections.find(query, { tags: 1 }).lean<Array<Pick<CollectionDocument, 'tags'>>>().exec();
     return docs.map((d) => d.tags ?? []);
   }
+}
+
+/** The filter of `listByUser`, as the database applies it, for entries held in memory. */
+export function matchesFilter(entry: CollectionDocument, filter: CollectionFilter): boolean {
+  if (!filter.includePrivate && entry.private) return false;
+  if (filter.status && entry.status !== filter.status) return false;
+  if (filter.tag !== undefined && !(entry.tags ?? []).includes(filter.tag)) return false;
+  if (filter.rating !== undefined && entry.rating !== filter.rating) return false;
+  const updated = new Date(entry.updated).getTime();
+  if (filter.from && updated < filter.from.getTime()) return false;
+  if (filter.to && updated > filter.to.getTime()) return false;
+  return true;
+}
+
+/** `{updated: -1, id: -1}`, the order of the database query. */
+export function newestChangeFirst(a: CollectionDocument, b: CollectionDocument): number {
+  return new Date(b.updated).getTime() - new Date(a.updated).getTime() || b.id - a.id;
 }

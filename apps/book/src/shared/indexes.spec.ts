@@ -1,4 +1,4 @@
-import { captureQueries, unindexedQueries } from '@plaza/platform';
+import { captureQueries, DatabaseEngine, unindexedQueries } from '@plaza/platform';
 import mongoose from 'mongoose';
 import { AnnotationDocument, AnnotationSchema } from '../annotations/annotation.schema';
 import { AnnotationsRepository } from '../annotations/annotations.repository';
@@ -6,7 +6,6 @@ import { BookDocument, BookSchema } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { CollectionDocument, CollectionSchema } from '../collections/collection.schema';
 import { CollectionsRepository } from '../collections/collections.repository';
-import { DatabaseEngine } from './database-engine';
 
 /**
  * Every list and search query of the book service has an index on MongoDB (issue 8: "search and
@@ -14,8 +13,9 @@ import { DatabaseEngine } from './database-engine';
  * one is caught. See libs/platform/src/mongo/index-coverage.ts for the planner rules applied.
  */
 const db = new mongoose.Mongoose();
-const books = new BooksRepository(db.model(BookDocument.name, BookSchema) as never, {} as DatabaseEngine);
-const collections = new CollectionsRepository(db.model(CollectionDocument.name, CollectionSchema) as never);
+// the MongoDB path (on FerretDB search runs on the in-memory index)
+const books = new BooksRepository(db.model(BookDocument.name, BookSchema) as never, { isFerretDb: async () => false } as DatabaseEngine);
+const collections = new CollectionsRepository(db.model(CollectionDocument.name, CollectionSchema) as never, { isFerretDb: async () => false } as DatabaseEngine);
 const annotations = new AnnotationsRepository(db.model(AnnotationDocument.name, AnnotationSchema) as never);
 
 describe('book queries use indexes on MongoDB', () => {

@@ -4,6 +4,7 @@ import { AccessPolicy } from '../access/access-policy';
 import { TokenVerifier } from '../auth/token-verifier';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { sendApiError } from '../http/error-body';
+import { etagMatches } from '../http/etag';
 import { applyFields } from '../http/fields';
 import { readFields, readPaging } from '../http/query-params';
 import { stateOf } from '../http/request-context';
@@ -56,10 +57,13 @@ export function registerCachedReadFastPath(fastify: FastifyInstance, deps: FastP
       if (limited instanceof ApiError) return sendApiError(request, reply, limited);
       if (limited) throw limited;
       const fields = readFields(request);
-      let json = answer.json;
-      if (fields) json = JSON.stringify(applyFields(answer.body, fields, endpoint.listKey));
-      else if (!state.jsonpCallback) reply.header('etag', answer.etag);
-      return reply.code(200).header('content-type', 'application/json; charset=utf-8').send(json);
+      reply.code(200).header('content-type', 'application/json; charset=utf-8');
+      // shaped answers (fields, JSONP) are text, made per request; the wire hook adds their ETag
+      if (fields) return reply.send(JSON.stringify(applyFields(answer.body, fields, endpoint.listKey)));
+      if (state.jsonpCallback) return reply.send(answer.json);
+      reply.header('etag', answer.etag);
+      if (etagMatches(request.headers['if-none-match'], answer.etag)) return reply.code(304).send();
+      return reply.send(answer.bytes);
     } catch {
       return stepAside(request, generation);
     }

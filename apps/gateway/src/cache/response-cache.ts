@@ -8,14 +8,17 @@ interface Entry {
   body: unknown;
   area: string;
   tags: string[];
-  /** The body as sent, and its ETag, made on first use and reused by every later hit. */
+  /** The body as sent (text and UTF-8 bytes), and its ETag, made on first use and reused by every later hit. */
   json?: string;
+  bytes?: Buffer;
   etag?: string;
 }
 
 export interface CachedAnswer {
   body: unknown;
   json: string;
+  /** `json` encoded once: sending bytes spares every hit the UTF-8 encoding and length count of the text. */
+  bytes: Buffer;
   etag: string;
 }
 
@@ -69,8 +72,9 @@ export class ResponseCache {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     entry.json ??= JSON.stringify(entry.body);
+    entry.bytes ??= Buffer.from(entry.json);
     entry.etag ??= etagOf(entry.json);
-    return { body: entry.body, json: entry.json, etag: entry.etag };
+    return { body: entry.body, json: entry.json, bytes: entry.bytes, etag: entry.etag };
   }
 
   set(key: string, body: unknown, area: string, tags: string[], ttlSeconds: number, generationAtRequest: number): void {

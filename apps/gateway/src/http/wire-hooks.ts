@@ -21,7 +21,12 @@ export function jsonp(callback: string, json: string): string {
  * with nosniff); and an ETag on every 200 GET, answering a matching If-None-Match with 304.
  */
 export function registerWireHooks(fastify: FastifyInstance, logger: Logger): void {
-  fastify.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // (a cached answer arrives as bytes, with its ETag and 304 already handled by the fast path)
+  fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, value: unknown) => void) => {
+    done(null, shape(request, reply, payload));
+  });
+
+  function shape(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const state = request.plaza;
     if (state?.rateLimitHeaders) reply.headers(state.rateLimitHeaders);
     if (typeof payload !== 'string') return payload;
@@ -40,7 +45,7 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
       }
     }
     return body;
-  });
+  }
 
   const accessLog = logger.isLevelEnabled('info');
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {

@@ -1,4 +1,4 @@
-import { captureQueries, unindexedQueries } from '@plaza/platform';
+import { captureQueries, DatabaseEngine, unindexedQueries } from '@plaza/platform';
 import mongoose from 'mongoose';
 import { SubjectSearchDocument, SubjectSearchSchema } from './subject-search.schema';
 import { SubjectSearchRepository } from './subject-search.repository';
@@ -9,7 +9,8 @@ import { SubjectSearchRepository } from './subject-search.repository';
  * collection holds a dozen documents and is read whole.
  */
 const db = new mongoose.Mongoose();
-const search = new SubjectSearchRepository(db.model(SubjectSearchDocument.name, SubjectSearchSchema) as never);
+// the MongoDB path (on FerretDB search runs on the in-memory index)
+const search = new SubjectSearchRepository(db.model(SubjectSearchDocument.name, SubjectSearchSchema) as never, { isFerretDb: async () => false } as DatabaseEngine);
 
 describe('movie queries use indexes on MongoDB', () => {
   it('search by terms, by tag, and both', async () => {

@@ -3,8 +3,7 @@ import { MovieSearchPage, MovieSearchRequest } from '@plaza/contracts';
 import { queryTerms, relevance } from '@plaza/search';
 import { Caps } from '../shared/caps';
 import { seesAdvanceFields, simpleSubjectForTier } from '../shared/tiers';
-import { SubjectSearchDocument } from './subject-search.schema';
-import { SubjectSearchRepository } from './subject-search.repository';
+import { SubjectSearchCard, SubjectSearchRepository } from './subject-search.repository';
 import { tagKey } from './subject.render';
 import { SubjectViewsRepository } from './subject-views.repository';
 
@@ -31,12 +30,12 @@ export class SearchService {
     return { start: req.start, count: subjects.length, total: visible.length, query: req.q ?? '', tag: req.tag ?? '', subjects };
   }
 
-  private async rankedMatches(q: string | undefined, tag: string | undefined): Promise<SubjectSearchDocument[]> {
+  private async rankedMatches(q: string | undefined, tag: string | undefined): Promise<SubjectSearchCard[]> {
     const terms = q === undefined ? [] : queryTerms(q);
     // a query of only punctuation or operators has no terms and matches nothing
     if (q !== undefined && terms.length === 0) return [];
     const matches = await this.entries.matching(terms, tag === undefined ? undefined : tagKey(tag));
-    const score = (c: SubjectSearchDocument) =>
+    const score = (c: SubjectSearchCard) =>
       q === undefined
         ? 0
         : relevance(q, [

@@ -1,27 +1,62 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
+import { DatabaseEngine } from '@plaza/platform';
+import { LocalSearchIndex } from '@plaza/search';
 import { Model } from 'mongoose';
 import { putById } from '../shared/store';
 import { SubjectSearchDocument } from './subject-search.schema';
 
-/** The `subject_search` collection. */
-@Injectable()
-export class SubjectSearchRepository {
-  constructor(@InjectModel(SubjectSearchDocument.name) private readonly model: Model<SubjectSearchDocument>) {}
+/** What ranking reads of each match (search.service.ts). */
+const CARD_FIELDS = { _id: 1, title: 1, original_title: 1, aka: 1, tags: 1, ratings_count: 1 } as const;
+export type SubjectSearchCard = Pick<SubjectSearchDocument, keyof typeof CARD_FIELDS>;
+const cardOf = ({ _id, title, original_title, aka, tags, ratings_count }: SubjectSearchDocument): SubjectSearchCard => ({ _id, title, original_title, aka, tags, ratings_count });
 
-  put(doc: SubjectSearchDocument) {
-    return putById(this.model.collection, doc);
+/**
+ * The `subject_search` collection. On MongoDB a search is a query on its multikey indexes; on
+ * the local engine (FerretDB, which would decode every document) it is answered from an
+ * in-memory index that this repository, the collection's only writer, keeps current.
+ */
+@Injectable()
+export class SubjectSearchRepository implements OnApplicationBootstrap {
+  private readonly local = new LocalSearchIndex<SubjectSearchDocument, SubjectSearchCard>(cardOf);
+
+  constructor(
+    @InjectModel(SubjectSearchDocument.name) private readonly model: Model<SubjectSearchDocument>,
+    private readonly engine: DatabaseEngine,
+  ) {}
+
+  async put(doc: SubjectSearchDocument) {
+    const result = await putById(this.model.collection, doc);
+    if (await this.engine.isFerretDb()) this.local.put(doc);
+    return result;
   }
 
   /**
    * Subjects holding every term and, when given, the tag. Terms and tag are plain strings from
    * libs/search (never patterns or operators), so user input cannot change the query's shape.
    */
-  async matching(terms: string[], tagKey: string | undefined): Promise<SubjectSearchDocument[]> {
+  async matching(terms: string[], tagKey: string | undefined): Promise<SubjectSearchCard[]> {
+    if (terms.length === 0 && tagKey === undefined) return [];
+    if (await this.engine.isFerretDb()) {
+      await this.local.ready(() => this.all());
+      return this.local.matching(terms, tagKey);
+    }
     const filter: Record<string, unknown> = {};
     if (terms.length > 0) filter.search_terms = { $all: terms };
     if (tagKey !== undefined) filter.tag_keys = { $all: [tagKey] };
-    if (Object.keys(filter).length === 0) return [];
-    return this.model.find(filter, { search_terms: 0, tag_keys: 0 }).lean<SubjectSearchDocument[]>().exec();
+    return this.model.find(filter, CARD_FIELDS).lean<SubjectSearchCard[]>().exec();
+  }
+
+  private async *all(): AsyncIterable<SubjectSearchDocument> {
+    yield* this.model.find({}).lean<SubjectSearchDocument[]>().cursor();
+  }
+
+  /** Fills the local engine's index while the service starts, so no search waits for it. */
+  async onApplicationBootstrap(): Promise<void> {
+    try {
+      if (await this.engine.isFerretDb()) void this.local.ready(() => this.all()).catch(() => undefined);
+    } catch {
+      // the database is not reachable yet: the first search fills the index
+    }
   }
 }

@@ -1,6 +1,7 @@
 import { ApiError, EventDefinition, MessageDefinition, RpcErrorPayload } from '@plaza/contracts';
 import { createInbox, ErrorCode, headers as natsHeaders, Msg, NatsConnection, NatsError, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
+import { PublishBatch, publishBatchFor } from './publish-batch';
 
 export interface RequestOptions {
   /** Milliseconds before the request fails with 504/1102. */
@@ -43,11 +44,14 @@ export class ServiceBus {
   private readonly pending = new Map<string, Pending>();
   private subscription?: Subscription;
   private nextToken = 0;
+  private readonly batch: PublishBatch;
 
   constructor(
     private readonly nc: NatsConnection,
     private readonly defaultTimeout = 5000,
-  ) {}
+  ) {
+    this.batch = publishBatchFor(nc);
+  }
 
   private replies(): void {
     if (this.subscription && !this.subscription.isClosed()) return;
@@ -77,15 +81,17 @@ export class ServiceBus {
         reject(new ApiError('service_timeout', `${subject} did not answer in time`));
       }, timeout);
       this.pending.set(token, { resolve, reject, timer, subject });
-      try {
-        const hdrs = requestId ? natsHeaders() : undefined;
-        if (hdrs && requestId) hdrs.set('x-request-id', requestId);
-        this.nc.publish(subject, packet, { reply: `${this.inbox}.${token}`, headers: hdrs });
-      } catch (err) {
-        this.pending.delete(token);
-        clearTimeout(timer);
-        reject(translateNatsError(err, subject));
-      }
+      this.batch.add(() => {
+        try {
+          const hdrs = requestId ? natsHeaders() : undefined;
+          if (hdrs && requestId) hdrs.set('x-request-id', requestId);
+          this.nc.publish(subject, packet, { reply: `${this.inbox}.${token}`, headers: hdrs });
+        } catch (err) {
+          this.pending.delete(token);
+          clearTimeout(timer);
+          reject(translateNatsError(err, subject));
+        }
+      });
     });
   }
 
@@ -106,7 +112,8 @@ export class ServiceBus {
 
   /** Fire-and-forget broadcast (every subscriber gets it). */
   publish<P extends object>(event: EventDefinition<P>, payload: P): void {
-    this.nc.publish(event.subject, encoder.encode(JSON.stringify({ pattern: event.subject, data: payload })));
+    const packet = encoder.encode(JSON.stringify({ pattern: event.subject, data: payload }));
+    this.batch.add(() => this.nc.publish(event.subject, packet));
   }
 
   get connection(): NatsConnection {
