@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { validationErrorsToApiError } from '@plaza/contracts';
+import { cacheValidationMetadata, validationErrorsToApiError } from '@plaza/contracts';
 import { ConfigError, connectNats, loadBannedWords, createLogger, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -34,6 +34,7 @@ async function bootstrap(): Promise<void> {
   try {
     config = loadConfig(GatewayConfig);
     loadBannedWords(config);
+    cacheValidationMetadata();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`gateway: ${err.message}\n`);

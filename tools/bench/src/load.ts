@@ -92,6 +92,10 @@ export async function measure(baseUrl: string, target: Target, options: LoadOpti
   await runRound(baseUrl, target, { ...options, durationSeconds: Math.min(2, options.durationSeconds) });
   const results: RoundResult[] = [];
   for (let i = 0; i < rounds; i++) results.push(await runRound(baseUrl, target, options));
+  return medianOf(results);
+}
+
+function medianOf(results: RoundResult[]): RoundResult {
   return {
     rps: median(results.map((r) => r.rps)),
     p50: median(results.map((r) => r.p50)),
@@ -101,4 +105,33 @@ export async function measure(baseUrl: string, target: Target, options: LoadOpti
     errors: results.reduce((a, r) => a + r.errors, 0),
     requests: results.reduce((a, r) => a + r.requests, 0),
   };
+}
+
+export interface PairedResult extends RoundResult {
+  /** The scenario's req/s over the baseline's, round by round; the median of these. */
+  ratio: number;
+  ratios: number[];
+}
+
+/**
+ * A scenario measured against its baseline in alternating rounds (baseline, scenario, baseline,
+ * scenario, ...), each ratio taken from a pair of adjacent rounds. The speed of this machine drifts
+ * by a third from minute to minute (other tenants of the host); a ratio of two measurements taken
+ * minutes apart would mostly measure that drift.
+ */
+export async function measurePaired(
+  url: string, target: Target, baselineUrl: string, baseline: Target, options: LoadOptions, rounds: number,
+): Promise<PairedResult> {
+  const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
+  await runRound(baselineUrl, baseline, warmUp);
+  await runRound(url, target, warmUp);
+  const results: RoundResult[] = [];
+  const ratios: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const base = await runRound(baselineUrl, baseline, options);
+    const own = await runRound(url, target, options);
+    results.push(own);
+    ratios.push(base.rps > 0 ? own.rps / base.rps : 0);
+  }
+  return { ...medianOf(results), ratio: median(ratios), ratios };
 }

@@ -62,3 +62,15 @@ export function paced(url: string, rate: number, seconds: number, headers: Recor
     }, 1);
   });
 }
+
+/** The median of each figure over rounds (errors summed). */
+export function medianPaced(runs: PacedResult[]): PacedResult {
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  return {
+    rate: runs[0]?.rate ?? 0,
+    sent: median(runs.map((r) => r.sent)),
+    errors: runs.reduce((a, r) => a + r.errors, 0),
+    p50: median(runs.map((r) => r.p50)),
+    p99: median(runs.map((r) => r.p99)),
+  };
+}

@@ -2,7 +2,7 @@ import { DynamicModule, Module, Type, ForwardReference } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ServiceName } from '@plaza/contracts';
+import { cacheValidationMetadata, ServiceName } from '@plaza/contracts';
 import type { Connection } from 'mongoose';
 import { hostname } from 'node:os';
 import { loadBannedWords } from '../config/banned-words-file';
@@ -37,6 +37,7 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   try {
     config = loadConfig(definition.configClass);
     loadBannedWords(config);
+    cacheValidationMetadata();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${service}: ${err.message}\n`);
