@@ -34,6 +34,8 @@ export interface RoundResult {
   p999: number;
   errors: number;
   requests: number;
+  /** The first few failures (what was asked, what came back), to say what an error was. */
+  failures?: string[];
 }
 
 /**
@@ -42,6 +44,7 @@ export interface RoundResult {
  */
 export function runRound(baseUrl: string, target: Target, options: LoadOptions): Promise<RoundResult> {
   let failed = 0;
+  const failures: string[] = [];
   return new Promise((resolve, reject) => {
     const requests = target.steps.map((step) => ({
       method: step.method ?? 'GET',
@@ -53,7 +56,9 @@ export function runRound(baseUrl: string, target: Target, options: LoadOptions):
         body: step.body?.(ctx),
       }),
       onResponse: (status: number, body: string, ctx: Context) => {
-        if (!step.verify(status, body, ctx)) failed++;
+        if (step.verify(status, body, ctx)) return;
+        failed++;
+        if (failures.length < 5) failures.push(`${step.method ?? 'GET'} → ${status} ${body.slice(0, 120)}`);
       },
     }));
     const instance = autocannon(
@@ -78,6 +83,7 @@ export function runRound(baseUrl: string, target: Target, options: LoadOptions):
           p999: (result.latency as unknown as Record<string, number>).p99_9 ?? result.latency.p99,
           errors,
           requests: completed,
+          failures: [...failures, ...(result.timeouts > 0 ? [`${result.timeouts} timed out (no answer in 10 s)`] : []), ...(result.errors > result.timeouts ? [`${result.errors - result.timeouts} connection errors`] : [])],
         });
       },
     );
@@ -104,6 +110,7 @@ function medianOf(results: RoundResult[]): RoundResult {
     p999: median(results.map((r) => r.p999)),
     errors: results.reduce((a, r) => a + r.errors, 0),
     requests: results.reduce((a, r) => a + r.requests, 0),
+    failures: results.flatMap((r) => r.failures ?? []).slice(0, 5),
   };
 }
 

@@ -5,11 +5,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { CatalogueIds, readIds } from './catalogue';
-import { Context, LoadOptions, measure, measurePaired, single, Step, Target } from './load';
+import { LoadOptions, measure, measurePaired, single, Target } from './load';
 import { Report, renderMarkdown, ScenarioResult, TargetCheck } from './report';
 import { memoryOf } from './rss';
 import { measureScaling } from './scaling';
 import { medianPaced, paced, PacedResult } from './paced';
+import { idRead, writeMix } from './scenarios';
 
 const quick = process.argv.includes('--quick');
 // 50 connections: enough requests in flight to saturate every server under test (a pipeline of
@@ -40,43 +41,6 @@ async function form(url: string, body: Record<string, string>, token?: string): 
     body: new URLSearchParams(body).toString(),
   });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
-}
-
-const idRead = (prefix: string, ids: () => string, token?: string, extraQuery = ''): Step => ({
-  path: (ctx) => {
-    ctx.id = ids();
-    return `${prefix}${ctx.id as string}${extraQuery}`;
-  },
-  headers: (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
-  verify: (status, body, ctx) => status === 200 && body.includes(`"id":"${ctx.id as string}"`),
-});
-
-/** Each connection plays one user: collect a book, change it, remove it, write a note, like it. */
-function writeMix(tokens: string[], books: string[]): Target {
-  let next = 0;
-  const user = (ctx: Context) => {
-    if (ctx.token === undefined) {
-      ctx.token = tokens[next++ % tokens.length];
-      ctx.book = Math.floor(Math.random() * books.length);
-    }
-    return { authorization: `Bearer ${ctx.token as string}`, 'content-type': 'application/x-www-form-urlencoded' };
-  };
-  const book = (ctx: Context) => books[(ctx.book as number) % books.length];
-  return {
-    steps: [
-      { method: 'POST', path: (ctx) => { user(ctx); ctx.book = (ctx.book as number) + 1; return `/v2/book/${book(ctx)}/collection`; },
-        headers: user, body: () => 'status=wish&rating=4&tags=bench%20test', verify: (s) => s === 201 },
-      { method: 'PUT', path: (ctx) => `/v2/book/${book(ctx)}/collection`, headers: user, body: () => 'status=read&rating=5', verify: (s) => s === 202 },
-      { method: 'DELETE', path: (ctx) => `/v2/book/${book(ctx)}/collection`, headers: user, verify: (s) => s === 204 },
-      { method: 'POST', path: () => '/v2/notes', headers: user, body: () => 'title=Bench&content=A%20note%20written%20by%20the%20benchmark.',
-        verify: (s, body, ctx) => {
-          const m = /"id":"(\d+)"/.exec(body);
-          if (m) ctx.note = m[1];
-          return s === 201 && Boolean(m);
-        } },
-      { method: 'POST', path: (ctx) => `/v2/note/${(ctx.note as string) ?? '0'}/like`, headers: user, verify: (s) => s === 202 },
-    ],
-  };
 }
 
 async function main(): Promise<void> {
@@ -147,7 +111,7 @@ async function main(): Promise<void> {
       say(`  ${name} (${server})...`);
       const r = await measure(url, target, LOAD, ROUNDS);
       results.push({ name, server, ...r });
-      say(`    ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}`);
+      say(`    ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${r.failures?.length ? `: ${r.failures.join('; ')}` : ''}`);
       return r;
     };
 

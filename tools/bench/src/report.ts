@@ -59,6 +59,11 @@ export function renderMarkdown(report: Report): string {
   for (const s of report.scenarios) {
     lines.push(`| ${s.name} | ${s.server} | ${f(s.rps)} | ${f(s.p50)} | ${f(s.p90)} | ${f(s.p99)} | ${f(s.p999)} | ${s.errors} | ${f(s.vsB, 2)} | ${f(s.vsM, 2)} |`);
   }
+  const failed = report.scenarios.filter((s) => s.errors > 0);
+  if (failed.length > 0) {
+    lines.push('', 'Errors, as the load generator saw them:');
+    for (const s of failed) lines.push(`- ${s.name}: ${(s.failures ?? []).join('; ') || `${s.errors} errors`}`);
+  }
   if (report.halfRate) {
     const h = report.halfRate;
     lines.push('', `Warm \`GET /v2/book/:id\` at half its maximum rate, open loop (${f(h.rate)} req/s asked, evenly spaced; median of the rounds): p50 ${f(h.p50, 2)} ms, p99 ${f(h.p99, 2)} ms (${f(h.p99 / h.p50, 1)} × p50). The same load on B, in alternating rounds: p50 ${f(h.bareP50, 2)} ms, p99 ${f(h.bareP99, 2)} ms (${f(h.bareP99 / h.bareP50, 1)} × p50): the tail that the machine and the load generator add on their own.`);

@@ -39,7 +39,7 @@ describe('errors and routing (spec "Errors", CONTRACT.md section 4)', () => {
     const res = await get('/v2/nothing', { headers: { 'x-request-id': 'trace-me-123' } });
     expect(res.headers.get('x-request-id')).toBe('trace-me-123');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     expect(res.headers.get('x-powered-by')).toBeNull();
   });

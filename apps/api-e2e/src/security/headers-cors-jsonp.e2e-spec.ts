@@ -84,7 +84,7 @@ describe('security headers on every kind of answer', () => {
       const res = await rawRequest(bytes);
       expect(res.status).toBe(status);
       expect(res.headers['x-content-type-options']).toBe('nosniff');
-      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['content-security-policy']).toContain("default-src 'none'");
     }
   });

@@ -56,7 +56,7 @@ export function expectSecurityHeaders(headers: Headers): void {
     csp: headers.get('content-security-policy')?.includes("default-src 'none'"),
     referrer: headers.get('referrer-policy'),
     poweredBy: headers.get('x-powered-by'),
-  }).toEqual({ nosniff: 'nosniff', frame: 'SAMEORIGIN', csp: true, referrer: 'no-referrer', poweredBy: null });
+  }).toEqual({ nosniff: 'nosniff', frame: 'DENY', csp: true, referrer: 'no-referrer', poweredBy: null });
 }
 
 /** What no error body may contain: stack frames, file paths, driver and bus messages. */
