@@ -206,7 +206,9 @@ async function main(): Promise<void> {
       check('cold GET /v2/movie/subject/:id ≥ 0.6 × M', `${coldMovie.ratio.toFixed(2)} × M`, coldMovie.ratio >= 0.6),
       check(`GET by id flat from ${first?.books} to ${last?.books} books (p50 within 2×)`, first && last ? `p50 ${first.coldByIdP50} → ${last.coldByIdP50} ms` : 'n/a',
         Boolean(first && last && last.coldByIdP50 <= Math.max(2 * first.coldByIdP50, first.coldByIdP50 + 2))),
-      check('p99 at half the maximum rate ≤ 10 × p50', `p50 ${halfRun.p50.toFixed(2)} ms, p99 ${halfRun.p99.toFixed(2)} ms`, halfRun.p99 <= 10 * halfRun.p50),
+      // a median above the full-rate one means the stack fell behind the load, and then any ratio is meaningless
+      check('p99 at half the maximum rate ≤ 10 × p50 (p50 no worse than at full rate)', `p50 ${halfRun.p50.toFixed(2)} ms, p99 ${halfRun.p99.toFixed(2)} ms`,
+        halfRun.p99 <= 10 * halfRun.p50 && halfRun.p50 <= Math.max(1, warmBook.p50)),
       check('no errors or timeouts in any scenario', `${allErrors} errors`, allErrors === 0 && halfRun.errors === 0),
       check('whole stack idle RSS < 700 MB', `${idleTotal} MiB`, idleTotal * 1.048576 < 700),
       check('start to ready < 15 s after a build', `${(startToReadyMs / 1000).toFixed(1)} s`, startToReadyMs < 15_000),
