@@ -22,4 +22,6 @@ export * from './import/import-runner';
 export * from './mongo/sequences';
 export * from './mongo/index-coverage';
 export * from './mongo/database-engine';
-export * from './mongo/local-grouped-mirror';
+export * from './local-engine/local-read-model';
+export * from './local-engine/local-grouped-mirror';
+export * from './local-engine/local-search-index';

@@ -1,3 +1,2 @@
 export * from './terms';
 export * from './term-index';
-export * from './local-search-index';

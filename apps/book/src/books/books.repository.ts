@@ -84,13 +84,8 @@ export class BooksRepository implements OnApplicationBootstrap {
     yield* this.books.find({}, { ...CARD_PROJECTION, search_terms: 1, tag_keys: 1 }).lean<BookDocument[]>().cursor();
   }
 
-  /** Fills the local engine's search index while the service starts, so no search waits for it. */
   async onApplicationBootstrap(): Promise<void> {
-    try {
-      if (await this.engine.isFerretDb()) void this.searchIndex.ready(() => this.allForSearch()).catch(() => undefined);
-    } catch {
-      // the database is not reachable yet: the first search fills the index
-    }
+    await this.searchIndex.preload(this.engine, () => this.allForSearch());
   }
 
   async inSeries(seriesId: string): Promise<BookDocument[]> {

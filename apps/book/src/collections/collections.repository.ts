@@ -30,17 +30,16 @@ export class CollectionsRepository implements OnApplicationBootstrap {
   /** On the local engine, a user's entries from memory (loaded on first use); undefined on MongoDB. */
   private async localEntriesOf(userId: string): Promise<CollectionDocument[] | undefined> {
     if (!(await this.engine.isFerretDb())) return undefined;
-    await this.byUser.ready(() => this.collections.find({}).lean<CollectionDocument[]>().cursor());
+    await this.byUser.ready(() => this.allEntries());
     return this.byUser.group(userId);
   }
 
-  /** Fills the local engine's per-user view while the service starts, so no list waits for it. */
+  private async *allEntries(): AsyncIterable<CollectionDocument> {
+    yield* this.collections.find({}).lean<CollectionDocument[]>().cursor();
+  }
+
   async onApplicationBootstrap(): Promise<void> {
-    try {
-      if (await this.engine.isFerretDb()) void this.localEntriesOf('').catch(() => undefined);
-    } catch {
-      // the database is not reachable yet: the first list fills it
-    }
+    await this.byUser.preload(this.engine, () => this.allEntries());
   }
 
   async find(userId: string, bookId: string): Promise<CollectionDocument | null> {

@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { DatabaseEngine } from '@plaza/platform';
-import { LocalSearchIndex } from '@plaza/search';
+import { DatabaseEngine, LocalSearchIndex } from '@plaza/platform';
 import { Model } from 'mongoose';
 import { putById } from '../shared/store';
 import { SubjectSearchDocument } from './subject-search.schema';
@@ -51,12 +50,7 @@ export class SubjectSearchRepository implements OnApplicationBootstrap {
     yield* this.model.find({}).lean<SubjectSearchDocument[]>().cursor();
   }
 
-  /** Fills the local engine's index while the service starts, so no search waits for it. */
   async onApplicationBootstrap(): Promise<void> {
-    try {
-      if (await this.engine.isFerretDb()) void this.local.ready(() => this.all()).catch(() => undefined);
-    } catch {
-      // the database is not reachable yet: the first search fills the index
-    }
+    await this.local.preload(this.engine, () => this.all());
   }
 }

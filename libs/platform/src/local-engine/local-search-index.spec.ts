@@ -30,6 +30,16 @@ describe('LocalSearchIndex', () => {
     expect(index.matching(['春天'], undefined)[0]).not.toHaveProperty('summary');
   });
 
+  it('follows writes and removals after the load', async () => {
+    const index = newIndex();
+    await index.ready(() => from([book('1', ['春天']), book('2', ['春天'])]));
+    index.put(book('1', ['夏天']));
+    index.remove('2');
+    expect(index.matching(['春天'], undefined)).toEqual([]);
+    expect(index.matching(['夏天'], undefined).map((c) => c._id)).toEqual(['1']);
+    expect(index.size).toBe(1);
+  });
+
   it('loads once, and a write during the load wins over what the load read', async () => {
     const index = newIndex();
     let loads = 0;
