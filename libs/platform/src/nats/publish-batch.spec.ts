@@ -20,4 +20,18 @@ describe('PublishBatch', () => {
     await new Promise((r) => setImmediate(r));
     expect(flushes).toEqual([1, 2]);
   });
+
+  it('publishes the rest when one publish throws, and throws nothing out of the flush', async () => {
+    const batch = new PublishBatch();
+    const sent: string[] = [];
+    const warning = jest.spyOn(process, 'emitWarning').mockImplementation(() => undefined);
+    batch.add(() => {
+      throw new Error('connection closed');
+    });
+    batch.add(() => sent.push('after'));
+    await new Promise((r) => setImmediate(r));
+    expect(sent).toEqual(['after']);
+    expect(warning).toHaveBeenCalledWith(expect.objectContaining({ message: 'connection closed' }));
+    warning.mockRestore();
+  });
 });

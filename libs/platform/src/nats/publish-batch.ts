@@ -20,7 +20,15 @@ export class PublishBatch {
   private readonly flush = (): void => {
     const queued = this.queue;
     this.queue = [];
-    for (const publish of queued) publish();
+    for (const publish of queued) {
+      // one publish the connection refuses (it is closed) must not cost the others, nor throw
+      // out of setImmediate and end the process; callers that can answer for it catch it first
+      try {
+        publish();
+      } catch (err) {
+        process.emitWarning(err as Error);
+      }
+    }
   };
 }
 

@@ -110,7 +110,7 @@ export class ServiceBus {
     return reply.response as Res;
   }
 
-  /** Fire-and-forget broadcast (every subscriber gets it). */
+  /** Fire-and-forget broadcast (every subscriber gets it), sent with the loop turn's other publishes (PublishBatch). */
   publish<P extends object>(event: EventDefinition<P>, payload: P): void {
     const packet = encoder.encode(JSON.stringify({ pattern: event.subject, data: payload }));
     this.batch.add(() => this.nc.publish(event.subject, packet));
