@@ -1,5 +1,5 @@
 import { DEMO_PASSWORD, writeCatalogue } from '@plaza/demo';
-import { Stack, workspaceRoot } from '@plaza/stack';
+import { Stack, waitFor, workspaceRoot } from '@plaza/stack';
 import { MongoClient } from 'mongodb';
 import { spawnSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -69,7 +69,7 @@ export async function measureScaling(dataDir: string, sizes: number[], say: (lin
       const restarted = Date.now();
       await stack.restartApp('book');
       const auth = { authorization: `Bearer ${token}` };
-      await waitUntil(async () => (await fetch(`${stack.baseUrl}/v2/book/search?q=%E6%98%A5%E5%A4%A9`, { headers: auth })).status === 200, 300_000);
+      await waitFor('the restarted book service', async () => (await fetch(`${stack.baseUrl}/v2/book/search?q=%E6%98%A5%E5%A4%A9`, { headers: auth })).status === 200, 300_000);
       await fetch(`${stack.baseUrl}/v2/book/user/${ids.users[0].uid}/collections`, { headers: auth });
       const warmMs = Date.now() - restarted;
       say(`  scaling: ${count} books (book service restarted and indexes loaded in ${(warmMs / 1000).toFixed(1)} s)`);
@@ -88,13 +88,4 @@ export async function measureScaling(dataDir: string, sizes: number[], say: (lin
     await stack.stop();
   }
   return rows;
-}
-
-async function waitUntil(ok: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const started = Date.now();
-  while (Date.now() - started < timeoutMs) {
-    if (await ok().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  throw new Error(`the book service did not answer within ${timeoutMs} ms`);
 }

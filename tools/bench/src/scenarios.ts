@@ -2,7 +2,6 @@ import { Context, Step, Target } from './load';
 
 /** A read by id that must answer 200 with the asked record. */
 export const idRead = (prefix: string, ids: () => string, token?: string, extraQuery = ''): Step => ({
-
   path: (ctx) => {
     ctx.id = ids();
     return `${prefix}${ctx.id as string}${extraQuery}`;

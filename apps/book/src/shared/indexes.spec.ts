@@ -1,4 +1,4 @@
-import { captureQueries, DatabaseEngine, unindexedQueries } from '@plaza/platform';
+import { captureQueries, MONGODB_ENGINE, unindexedQueries } from '@plaza/platform';
 import mongoose from 'mongoose';
 import { AnnotationDocument, AnnotationSchema } from '../annotations/annotation.schema';
 import { AnnotationsRepository } from '../annotations/annotations.repository';
@@ -14,8 +14,8 @@ import { CollectionsRepository } from '../collections/collections.repository';
  */
 const db = new mongoose.Mongoose();
 // the MongoDB path (on FerretDB search runs on the in-memory index)
-const books = new BooksRepository(db.model(BookDocument.name, BookSchema) as never, { isFerretDb: async () => false } as DatabaseEngine);
-const collections = new CollectionsRepository(db.model(CollectionDocument.name, CollectionSchema) as never, { isFerretDb: async () => false } as DatabaseEngine);
+const books = new BooksRepository(db.model(BookDocument.name, BookSchema) as never, MONGODB_ENGINE);
+const collections = new CollectionsRepository(db.model(CollectionDocument.name, CollectionSchema) as never, MONGODB_ENGINE);
 const annotations = new AnnotationsRepository(db.model(AnnotationDocument.name, AnnotationSchema) as never);
 
 describe('book queries use indexes on MongoDB', () => {
@@ -54,6 +54,7 @@ describe('book queries use indexes on MongoDB', () => {
       await annotations.list({ authorId: '100001', includePrivate: true }, 'updated', 0, 20);
       await annotations.list({ authorId: '100001', includePrivate: false }, 'updated', 0, 20);
     });
+    expect(queries).toHaveLength(4);
     expect(unindexedQueries(queries)).toEqual([]);
   });
 });

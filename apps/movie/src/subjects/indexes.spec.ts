@@ -1,4 +1,4 @@
-import { captureQueries, DatabaseEngine, unindexedQueries } from '@plaza/platform';
+import { captureQueries, MONGODB_ENGINE, unindexedQueries } from '@plaza/platform';
 import mongoose from 'mongoose';
 import { SubjectSearchDocument, SubjectSearchSchema } from './subject-search.schema';
 import { SubjectSearchRepository } from './subject-search.repository';
@@ -10,7 +10,7 @@ import { SubjectSearchRepository } from './subject-search.repository';
  */
 const db = new mongoose.Mongoose();
 // the MongoDB path (on FerretDB search runs on the in-memory index)
-const search = new SubjectSearchRepository(db.model(SubjectSearchDocument.name, SubjectSearchSchema) as never, { isFerretDb: async () => false } as DatabaseEngine);
+const search = new SubjectSearchRepository(db.model(SubjectSearchDocument.name, SubjectSearchSchema) as never, MONGODB_ENGINE);
 
 describe('movie queries use indexes on MongoDB', () => {
   it('search by terms, by tag, and both', async () => {

@@ -1,5 +1,6 @@
 import { Query } from 'mongoose';
 import type { Schema } from 'mongoose';
+import type { DatabaseEngine } from './database-engine';
 
 /**
  * Proof, without a MongoDB server, that every list and search query has an index on MongoDB.
@@ -17,6 +18,9 @@ export interface CapturedQuery {
   sort: Record<string, 1 | -1>;
   schema: Schema;
 }
+
+/** The engine answering as MongoDB, for repositories whose MongoDB queries a spec captures. */
+export const MONGODB_ENGINE = { isFerretDb: async () => false } as DatabaseEngine;
 
 const EMPTY_ANSWER: Record<string, unknown> = { find: [], countDocuments: 0, estimatedDocumentCount: 0, findOne: null, distinct: [] };
 
