@@ -279,6 +279,11 @@ describe('collections feed the book\'s tags and rating (CONTRACT.md sections 5 a
   const path = `/v2/book/${book}/collection`;
 
   it('adds, changes and removes one user\'s share; private entries count too; cached reads follow', async () => {
+    // the owner's list follows each write (on the local engine it is answered from memory)
+    const listed = async () =>
+      ((await get(`/v2/book/user/${collector.uid}/collections`, { token: await tokenFor(collector), query: { count: 100 } })).body.collections as Array<{ book_id: string; status: string; rating?: { value: string } }>)
+        .filter((c) => c.book_id === book)
+        .map((c) => ({ status: c.status, rating: c.rating?.value }));
     const anonymousBefore = await get(`/v2/book/${book}`);
     expect(anonymousBefore.body.rating).toEqual({ max: 10, numRaters: 0, average: '0.0', min: 0 });
     expect(anonymousBefore.body.tags).toEqual([{ count: 2, name: '小说' }]);
@@ -286,6 +291,7 @@ describe('collections feed the book\'s tags and rating (CONTRACT.md sections 5 a
     const token = await tokenFor(collector);
     const created = await post(path, { token, form: { status: 'read', rating: 5, tags: '小说 科幻', privacy: 'private' } });
     expect(created.body.book.rating).toEqual({ max: 10, numRaters: 1, average: '10.0', min: 0 });
+    expect(await listed()).toEqual([{ status: 'read', rating: '5' }]);
     const afterCreate = await get(`/v2/book/${book}`);
     expect(afterCreate.body.rating).toEqual({ max: 10, numRaters: 1, average: '10.0', min: 0 });
     expect(afterCreate.body.tags).toEqual([{ count: 3, name: '小说' }, { count: 1, name: '科幻' }]);
@@ -297,6 +303,7 @@ describe('collections feed the book\'s tags and rating (CONTRACT.md sections 5 a
     expect((await get(`/v2/book/${book}`)).body.rating).toEqual({ max: 10, numRaters: 2, average: '7.0', min: 0 });
 
     await put(path, { token, form: { status: 'read', rating: 3, tags: '科幻' } });
+    expect(await listed()).toEqual([{ status: 'read', rating: '3' }]);
     const afterUpdate = await get(`/v2/book/${book}`);
     expect(afterUpdate.body.rating).toEqual({ max: 10, numRaters: 2, average: '5.0', min: 0 });
     expect(afterUpdate.body.tags).toEqual([{ count: 2, name: '小说' }, { count: 2, name: '科幻' }]);
@@ -307,6 +314,7 @@ describe('collections feed the book\'s tags and rating (CONTRACT.md sections 5 a
     expect((await get(`/v2/book/${book}`)).body.rating).toEqual({ max: 10, numRaters: 1, average: '4.0', min: 0 });
 
     await del(path, { token });
+    expect(await listed()).toEqual([]);
     await del(path, { token: peerToken });
     const afterDelete = await get(`/v2/book/${book}`);
     expect(afterDelete.body.rating).toEqual({ max: 10, numRaters: 0, average: '0.0', min: 0 });

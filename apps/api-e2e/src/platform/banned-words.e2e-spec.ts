@@ -1,6 +1,8 @@
 import { tokenFor } from '../support/auth';
 import { Users } from '../support/fixtures';
-import { expectError, get, post, put } from '../support/http';
+import { acquire } from '../support/exclusive';
+import { api, expectError, get, post, put } from '../support/http';
+import { multipart, Pictures } from '../note/note-fixtures';
 
 /**
  * Banned words (CONTRACT.md section 5: `BANNED_WORDS_FILE`, 400/1004). The shared e2e stack
@@ -30,12 +32,33 @@ describe('banned words (400/1004)', () => {
     expect(after.body.comments_count).toBe(0);
   });
 
-  it('applies to the book area: collection comments and tags, annotations, reviews', async () => {
+  it('refuses a picture caption or added-picture text that contains one, and stores no picture', async () => {
+    const token = await tokenFor(Users.dave);
+    const created = await post('/v2/notes', { token, form: { title: 'Pictures', content: 'Clean.' } });
+    expect(created.status).toBe(201);
+    // the note picture suites count stored pictures: hold their lock while sending some
+    const release = await acquire('note-pictures');
+    try {
+      const captioned = { title: 'Walk', content: 'A walk <图片p_1>', pids: 'p_1', layout_1: 'C', desc_1: 'a 违禁词 caption' };
+      expectError(await api('POST', '/v2/notes', { token, multipart: multipart(captioned, { image_1: Pictures.png }) }), 400, 1004);
+      const added = { content: 'Clean. <图片p_1> forbidden-xyzzy', pids: 'p_1' };
+      expectError(await api('POST', `/v2/note/${created.body.id}`, { token, multipart: multipart(added, { image_1: Pictures.png }) }), 400, 1004);
+    } finally {
+      release();
+    }
+    const after = await get(`/v2/note/${created.body.id}`, { token });
+    expect(after.body.content).toBe('Clean.');
+    expect(after.body.photos).toEqual({});
+  });
+
+  it('applies to the book area: collection comments and tags, annotation content and chapter, review title and content', async () => {
     const token = await tokenFor(Users.erin);
     expectError(await post(`/v2/book/${BOOK}/collection`, { token, form: { status: 'wish', comment: 'forbidden-xyzzy' } }), 400, 1004);
     expectError(await post(`/v2/book/${BOOK}/collection`, { token, form: { status: 'wish', tags: 'fine 违禁词' } }), 400, 1004);
     expectError(await get(`/v2/book/${BOOK}/collection`, { token }), 404, 1001);
     expectError(await post(`/v2/book/${BOOK}/annotations`, { token, form: { content: 'An annotation with forbidden-xyzzy inside it.', page: 3 } }), 400, 1004);
+    expectError(await post(`/v2/book/${BOOK}/annotations`, { token, form: { content: 'A clean annotation, long enough to keep.', chapter: '违禁词之章' } }), 400, 1004);
+    expectError(await post('/v2/book/reviews', { token, form: { book: BOOK, title: 'A forbidden-xyzzy title', content: LONG } }), 400, 1004);
     expectError(await post('/v2/book/reviews', { token, form: { book: BOOK, title: 'Title', content: `${LONG} forbidden-xyzzy` } }), 400, 1004);
     expect((await get(`/v2/book/user/${Users.erin.uid}/annotations`, { token })).body.total).toBe(0);
   });
