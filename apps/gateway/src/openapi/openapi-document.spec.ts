@@ -103,10 +103,13 @@ describe('OpenAPI document', () => {
 
     const annotation = body(operation('POST', '/v2/book/:id/annotations'), 'multipart/form-data');
     expect(annotation?.properties?.['1']).toMatchObject({ type: 'string', format: 'binary' });
+    expect(annotation?.properties?.['10']).toMatchObject({ format: 'binary' });
+    expect(annotation?.properties?.['11']).toBeUndefined();
     expect(annotation?.properties?.content).toMatchObject({ type: 'string', minLength: 16 });
     const note = body(operation('POST', '/v2/notes'), 'multipart/form-data');
     expect(note?.required).toEqual(['title', 'content']);
     expect(note?.properties?.image_3).toMatchObject({ format: 'binary' });
+    expect(note?.properties?.image_4).toBeUndefined();
     expect(note?.properties?.layout_1).toMatchObject({ enum: ['L', 'C', 'R'] });
   });
 

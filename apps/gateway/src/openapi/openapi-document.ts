@@ -9,6 +9,7 @@ import { targetConstructorToSchema } from 'class-validator-jsonschema';
 import { EndpointDefinition, Endpoints } from '../endpoints/endpoint-table';
 import { MAX_PARAM_LENGTH, WILDCARDS } from '../endpoints/route-patterns';
 import { CALLBACK, MAX_PAGING_VALUE } from '../http/query-params';
+import { MULTIPART_LIMITS } from '../pictures/multipart-body';
 import { DtoClass, OperationBinding } from './endpoint-bindings';
 
 type Converters = NonNullable<NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters']>;
@@ -139,7 +140,9 @@ function parameters(binding: OperationBinding): ParameterObject[] {
 
 function pictureParts(kind: 'annotation' | 'note'): Record<string, SchemaObject> {
   const parts: Record<string, SchemaObject> = {};
-  for (let n = 1; n <= MAX_NOTE_PICTURES_PER_REQUEST; n++) {
+  // notes take three pictures a request; annotations as many as a multipart body may carry
+  const most = kind === 'note' ? MAX_NOTE_PICTURES_PER_REQUEST : MULTIPART_LIMITS.files;
+  for (let n = 1; n <= most; n++) {
     if (kind === 'annotation') {
       parts[String(n)] = { type: 'string', format: 'binary', description: `picture ${n} (JPEG, PNG, GIF or BMP, under 3 MiB; also named pic${n}); referenced in content as <图片${n}>` };
     } else {
