@@ -177,7 +177,7 @@ async function main(): Promise<void> {
     }
     const halfRun = medianPaced(stackRuns);
     const bareRun = medianPaced(bareRuns);
-    report.halfRate = { rate: half, rounds: PACED_ROUNDS, p50: halfRun.p50, p99: halfRun.p99, sent: halfRun.sent, bareP50: bareRun.p50, bareP99: bareRun.p99 };
+    report.halfRate = { rate: half, rounds: PACED_ROUNDS, p50: halfRun.p50, p99: halfRun.p99, bareP50: bareRun.p50, bareP99: bareRun.p99 };
 
     for (const [name, proc] of stack.apps) {
       const mem = memoryOf(proc.pid);

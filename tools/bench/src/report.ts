@@ -33,7 +33,7 @@ export interface Report {
   load: string;
   startToReadyMs: number;
   scenarios: ScenarioResult[];
-  halfRate?: { rate: number; rounds: number; p50: number; p99: number; sent: number; bareP50: number; bareP99: number };
+  halfRate?: { rate: number; rounds: number; p50: number; p99: number; bareP50: number; bareP99: number };
   memory: Array<{ process: string; idleMb: number; peakMb: number }>;
   scale: ScaleRow[];
   targets: TargetCheck[];
