@@ -1,10 +1,10 @@
 import type { Stack } from '@plaza/stack';
 import { expectNoInternals } from '../security/security-support';
-import { passwordGrantRequest, readyStatus, refreshRequest, report, startPrivateStack, stopPrivateStack, timed, until } from './private-stack';
+import { passwordGrantRequest, readyStatus, refreshRequest, report, startFaultStack, stopPrivateStack, timed, until } from './fault-support';
 
 describe('the database stopped and restarted', () => {
   let stack: Stack;
-  beforeAll(async () => (stack = await startPrivateStack()), 120_000);
+  beforeAll(async () => (stack = await startFaultStack()), 120_000);
   afterAll(() => stopPrivateStack(stack));
 
   it('fails fast with 5xx JSON, turns /ready to 503 and back, and loses nothing', async () => {

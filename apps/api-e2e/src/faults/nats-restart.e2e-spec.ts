@@ -1,10 +1,10 @@
 import type { Stack } from '@plaza/stack';
 import { expectNoInternals } from '../security/security-support';
-import { passwordGrantRequest, readyStatus, refreshRequest, report, startPrivateStack, statusCounts, stopPrivateStack, timed, TimedResponse, until } from './private-stack';
+import { passwordGrantRequest, readyStatus, refreshRequest, report, startFaultStack, statusCounts, stopPrivateStack, timed, TimedResponse, until } from './fault-support';
 
 describe('NATS restarted under load', () => {
   let stack: Stack;
-  beforeAll(async () => (stack = await startPrivateStack()), 120_000);
+  beforeAll(async () => (stack = await startFaultStack()), 120_000);
   afterAll(() => stopPrivateStack(stack));
 
   it('reconnects everything by itself, never hangs a request, and keeps every acknowledged write', async () => {

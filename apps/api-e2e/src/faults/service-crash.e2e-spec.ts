@@ -1,13 +1,13 @@
 import type { Stack } from '@plaza/stack';
 import { expectNoInternals } from '../security/security-support';
-import { passwordGrantRequest, readyStatus, report, startPrivateStack, statusCounts, stopPrivateStack, timed, until } from './private-stack';
+import { passwordGrantRequest, readyStatus, report, startFaultStack, statusCounts, stopPrivateStack, timed, until } from './fault-support';
 
 /** REQUEST_TIMEOUT_MS of the private stack, plus scheduling slack on a loaded 2-core machine. */
 const ANSWER_WITHIN_MS = 2000 + 1500;
 
 describe('a service killed while requests are in flight', () => {
   let stack: Stack;
-  beforeAll(async () => (stack = await startPrivateStack()), 120_000);
+  beforeAll(async () => (stack = await startFaultStack()), 120_000);
   afterAll(() => stopPrivateStack(stack));
 
   it('answers in-flight requests with the error shape, keeps other areas up, and recovers by itself', async () => {

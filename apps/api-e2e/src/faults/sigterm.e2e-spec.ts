@@ -1,9 +1,9 @@
 import type { Stack } from '@plaza/stack';
-import { passwordGrantRequest, readyStatus, report, startPrivateStack, statusCounts, stopPrivateStack, timed, until } from './private-stack';
+import { passwordGrantRequest, readyStatus, report, startFaultStack, statusCounts, stopPrivateStack, timed, until } from './fault-support';
 
 describe('SIGTERM: stop taking work, finish what is in flight, exit 0', () => {
   let stack: Stack;
-  beforeAll(async () => (stack = await startPrivateStack()), 120_000);
+  beforeAll(async () => (stack = await startFaultStack()), 120_000);
   afterAll(() => stopPrivateStack(stack));
 
   it('identity finishes the requests it already has, then exits 0', async () => {

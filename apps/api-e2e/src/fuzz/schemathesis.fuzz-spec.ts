@@ -2,7 +2,7 @@ import { Stack, ensureSchemathesis, workspaceRoot } from '@plaza/stack';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startPrivateStack, stopPrivateStack } from '../faults/private-stack';
+import { startPrivateStack, stopPrivateStack } from '../support/private-stack';
 import { runImporter } from '../support/global-setup';
 import { Apps, PASSWORD, Users } from '../support/fixtures';
 import { api } from '../support/http';
@@ -15,10 +15,6 @@ import { api } from '../support/http';
  * The seed is fixed, so a run is reproducible.
  */
 const MAX_EXAMPLES = Number(process.env.FUZZ_MAX_EXAMPLES || 25);
-/**
- * No 5xx; only documented statuses; every error `{msg, code, request}` (tools/fuzz/hooks.py); and,
- * so the document stays exact, answers in the documented media types and shapes.
- */
 const CHECKS = 'not_a_server_error,status_code_conformance,error_body_format,content_type_conformance,response_schema_conformance';
 /** A fixed seed (with pinned schemathesis and hypothesis versions) makes every run send the same cases. */
 const SEED = process.env.FUZZ_SEED || '20261124';

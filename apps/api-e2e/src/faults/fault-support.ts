@@ -1,27 +1,16 @@
 import { Stack, StackOptions } from '@plaza/stack';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { E2E_ENV, runImporter } from '../support/global-setup';
 import { PASSWORD } from '../support/fixtures';
 import { api, ApiResponse, RequestOptions } from '../support/http';
+import { startPrivateStack } from '../support/private-stack';
 
-/** A stack of its own for a fault test, with the platform fixture loaded. */
-export async function startPrivateStack(options: Partial<StackOptions> = {}): Promise<Stack> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'plaza-fault-'));
-  const stack = await Stack.start({
-    dataDir,
-    env: { ...E2E_ENV, REQUEST_TIMEOUT_MS: '2000', MONGO_TIMEOUT_MS: '1500', ...options.env },
-    ...options,
-  });
-  runImporter(stack, join(__dirname, '..', '..', 'fixtures', 'platform.ndjson'));
-  return stack;
-}
+export { stopPrivateStack } from '../support/private-stack';
 
-export async function stopPrivateStack(stack: Stack | undefined): Promise<void> {
-  if (!stack) return;
-  await stack.stop();
-  if (!process.env.KEEP_E2E_DATA) rmSync(stack.options.dataDir, { recursive: true, force: true });
+/** Short timeouts, so a dead service or database is answered for within seconds. */
+const FAULT_TIMEOUTS = { REQUEST_TIMEOUT_MS: '2000', MONGO_TIMEOUT_MS: '1500' };
+
+/** A stack of its own for a fault test (it will be broken on purpose). */
+export function startFaultStack(options: Partial<StackOptions> = {}): Promise<Stack> {
+  return startPrivateStack({ ...options, env: { ...FAULT_TIMEOUTS, ...options.env } });
 }
 
 export interface TimedResponse extends ApiResponse {
