@@ -1,3 +1,4 @@
+import { PACED_CONNECTIONS } from './paced';
 import { RoundResult } from './load';
 
 export interface ScenarioResult extends RoundResult {
@@ -33,7 +34,7 @@ export interface Report {
   load: string;
   startToReadyMs: number;
   scenarios: ScenarioResult[];
-  halfRate?: { rate: number; rounds: number; p50: number; p99: number; bareP50: number; bareP99: number };
+  halfRate?: { rate: number; rounds: number; seconds: number; pinned: boolean; p50: number; p99: number; bareP50: number; bareP99: number };
   memory: Array<{ process: string; idleMb: number; peakMb: number }>;
   scale: ScaleRow[];
   targets: TargetCheck[];
@@ -66,7 +67,7 @@ export function renderMarkdown(report: Report): string {
   }
   if (report.halfRate) {
     const h = report.halfRate;
-    lines.push('', `Warm \`GET /v2/book/:id\` at half its maximum rate, open loop (${f(h.rate)} req/s asked, evenly spaced; median of ${h.rounds} round${h.rounds === 1 ? '' : 's'}): p50 ${f(h.p50, 2)} ms, p99 ${f(h.p99, 2)} ms (${f(h.p99 / h.p50, 1)} × p50). The same load on B, in alternating rounds: p50 ${f(h.bareP50, 2)} ms, p99 ${f(h.bareP99, 2)} ms (${f(h.bareP99 / h.bareP50, 1)} × p50): the tail that the machine and the load generator add on their own.`);
+    lines.push('', `Warm \`GET /v2/book/:id\` at half its maximum rate, open loop (${f(h.rate)} req/s asked, evenly spaced, on ${PACED_CONNECTIONS} keep-alive connections, latency counted from when each request was due; median of ${h.rounds} round${h.rounds === 1 ? '' : 's'} of ${h.seconds} s; ${h.pinned ? 'load generator pinned to CPU 0, server to CPU 1' : 'not pinned to CPUs'}): p50 ${f(h.p50, 2)} ms, p99 ${f(h.p99, 2)} ms (${f(h.p99 / h.p50, 1)} × p50). The same load on B, in alternating rounds: p50 ${f(h.bareP50, 2)} ms, p99 ${f(h.bareP99, 2)} ms (${f(h.bareP99 / h.bareP50, 1)} × p50): the tail that the machine and the load generator add on their own.`);
   }
   lines.push('', '## Memory (RSS)', '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
   for (const m of report.memory) lines.push(`| ${m.process} | ${m.idleMb} | ${m.peakMb} |`);
