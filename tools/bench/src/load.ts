@@ -118,6 +118,8 @@ export interface PairedResult extends RoundResult {
   /** The scenario's req/s over the baseline's, round by round; the median of these. */
   ratio: number;
   ratios: number[];
+  /** Requests the scenario's server answered in all its rounds, the warm-up's included. */
+  servedInAllRounds: number;
 }
 
 /**
@@ -131,7 +133,7 @@ export async function measurePaired(
 ): Promise<PairedResult> {
   const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
   await runRound(baselineUrl, baseline, warmUp);
-  await runRound(url, target, warmUp);
+  const warm = await runRound(url, target, warmUp);
   const results: RoundResult[] = [];
   const ratios: number[] = [];
   for (let i = 0; i < rounds; i++) {
@@ -140,5 +142,5 @@ export async function measurePaired(
     results.push(own);
     ratios.push(base.rps > 0 ? own.rps / base.rps : 0);
   }
-  return { ...medianOf(results), ratio: median(ratios), ratios };
+  return { ...medianOf(results), ratio: median(ratios), ratios, servedInAllRounds: warm.requests + results.reduce((a, r) => a + r.requests, 0) };
 }

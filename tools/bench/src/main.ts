@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CatalogueIds, readIds } from './catalogue';
 import { LoadOptions, measure, measurePaired, single, Target } from './load';
 import { Report, renderMarkdown, ScenarioResult, TargetCheck } from './report';
-import { memoryOf } from './rss';
+import { cpuPerRequest, memoryOf } from './proc';
 import { measureScaling } from './scaling';
 import { medianPaced, paced, PacedResult } from './paced';
 import { idRead, writeMix } from './scenarios';
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     memory: [],
     scale: [],
     targets: [],
+    cpu: [],
   };
   try {
     await new Promise((r) => setTimeout(r, 2000));
@@ -103,9 +104,14 @@ async function main(): Promise<void> {
     const hotMovies = ids.movies.slice(0, 20);
     const results: ScenarioResult[] = report.scenarios;
     /** A scenario whose target is a ratio: measured in rounds alternating with its baseline's. */
+    // the stack's processes, for the CPU each scenario's request costs in each of them
+    const stackPids = new Map<string, number | undefined>([...stack.apps.entries()].map(([n, p]) => [n, p.pid]));
+    if (stack.nats) stackPids.set('nats-server', stack.nats.process.pid);
+    if (stack.mongo) stackPids.set(stack.mongo.kind, stack.mongo.process.pid);
     const paired = async (name: string, url: string, target: Target, baseline: { name: 'B' | 'M'; url: string; target: Target }) => {
       say(`  ${name} (stack, paired with ${baseline.name})...`);
-      const r = await measurePaired(url, target, baseline.url, baseline.target, LOAD, ROUNDS);
+      const { result: r, micros } = await cpuPerRequest(stackPids, () => measurePaired(url, target, baseline.url, baseline.target, LOAD, ROUNDS), (p) => p.servedInAllRounds);
+      report.cpu.push({ scenario: name, micros });
       results.push({ name, server: 'stack', ...r, ...(baseline.name === 'B' ? { vsB: r.ratio } : { vsM: r.ratio }) });
       say(`    ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, ${r.ratio.toFixed(2)} × ${baseline.name} (rounds: ${r.ratios.map((x) => x.toFixed(2)).join(', ')})`);
       return r;
