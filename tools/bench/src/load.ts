@@ -130,15 +130,25 @@ export interface PairedResult extends RoundResult {
  */
 export async function measurePaired(
   url: string, target: Target, baselineUrl: string, baseline: Target, options: LoadOptions, rounds: number,
+  /** Started and stopped around the scenario's own rounds (a CpuMeter). */
+  meter?: { start(): void; stop(): void },
 ): Promise<PairedResult> {
   const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
+  const ownRound = async (o: LoadOptions) => {
+    meter?.start();
+    try {
+      return await runRound(url, target, o);
+    } finally {
+      meter?.stop();
+    }
+  };
   await runRound(baselineUrl, baseline, warmUp);
-  const warm = await runRound(url, target, warmUp);
+  const warm = await ownRound(warmUp);
   const results: RoundResult[] = [];
   const ratios: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const base = await runRound(baselineUrl, baseline, options);
-    const own = await runRound(url, target, options);
+    const own = await ownRound(options);
     results.push(own);
     ratios.push(base.rps > 0 ? own.rps / base.rps : 0);
   }

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CatalogueIds, readIds } from './catalogue';
 import { LoadOptions, measure, measurePaired, single, Target } from './load';
 import { Report, renderMarkdown, ScenarioResult, TargetCheck } from './report';
-import { cpuPerRequest, memoryOf } from './proc';
+import { CpuMeter, memoryOf } from './proc';
 import { measureScaling } from './scaling';
 import { medianPaced, paced, PacedResult } from './paced';
 import { idRead, writeMix } from './scenarios';
@@ -110,8 +110,9 @@ async function main(): Promise<void> {
     if (stack.mongo) stackPids.set(stack.mongo.kind, stack.mongo.process.pid);
     const paired = async (name: string, url: string, target: Target, baseline: { name: 'B' | 'M'; url: string; target: Target }) => {
       say(`  ${name} (stack, paired with ${baseline.name})...`);
-      const { result: r, micros } = await cpuPerRequest(stackPids, () => measurePaired(url, target, baseline.url, baseline.target, LOAD, ROUNDS), (p) => p.servedInAllRounds);
-      report.cpu.push({ scenario: name, micros });
+      const meter = new CpuMeter(stackPids);
+      const r = await measurePaired(url, target, baseline.url, baseline.target, LOAD, ROUNDS, meter);
+      report.cpu.push({ scenario: name, micros: meter.perRequest(r.servedInAllRounds) });
       results.push({ name, server: 'stack', ...r, ...(baseline.name === 'B' ? { vsB: r.ratio } : { vsM: r.ratio }) });
       say(`    ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, ${r.ratio.toFixed(2)} × ${baseline.name} (rounds: ${r.ratios.map((x) => x.toFixed(2)).join(', ')})`);
       return r;

@@ -33,20 +33,30 @@ export function cpuMicrosOf(pid: number | undefined): number | undefined {
 }
 
 /**
- * CPU each process spent per request while `run` loaded the stack: what the request cost,
- * process by process (the load generator's and the kernel's share are not in it).
+ * Counts the CPU each process spends while it runs, over the spans it is started and stopped for
+ * (a scenario's own rounds, not its baseline's): divided by the requests served in those spans,
+ * what a request cost, process by process. The load generator's and the kernel's share are not in it.
  */
-export async function cpuPerRequest<T>(
-  pids: Map<string, number | undefined>, run: () => Promise<T>, requestsOf: (result: T) => number,
-): Promise<{ result: T; micros: Record<string, number> }> {
-  const before = new Map([...pids].map(([name, pid]) => [name, cpuMicrosOf(pid)]));
-  const result = await run();
-  const requests = requestsOf(result);
-  const micros: Record<string, number> = {};
-  for (const [name, pid] of pids) {
-    const start = before.get(name);
-    const end = cpuMicrosOf(pid);
-    if (start !== undefined && end !== undefined && requests > 0) micros[name] = (end - start) / requests;
+export class CpuMeter {
+  private readonly spent = new Map<string, number>();
+  private startedAt?: Map<string, number | undefined>;
+
+  constructor(private readonly pids: Map<string, number | undefined>) {}
+
+  start(): void {
+    this.startedAt = new Map([...this.pids].map(([name, pid]) => [name, cpuMicrosOf(pid)]));
   }
-  return { result, micros };
+
+  stop(): void {
+    for (const [name, pid] of this.pids) {
+      const start = this.startedAt?.get(name);
+      const end = cpuMicrosOf(pid);
+      if (start !== undefined && end !== undefined) this.spent.set(name, (this.spent.get(name) ?? 0) + end - start);
+    }
+    this.startedAt = undefined;
+  }
+
+  perRequest(requests: number): Record<string, number> {
+    return Object.fromEntries([...this.spent].map(([name, micros]) => [name, requests > 0 ? micros / requests : 0]));
+  }
 }

@@ -76,9 +76,9 @@ export function renderMarkdown(report: Report): string {
     const processes = Object.keys(report.cpu[0].micros).filter((p) => report.cpu.some((c) => (c.micros[p] ?? 0) >= 1));
     lines.push('', '## CPU per request, by process', '');
     lines.push('Microseconds of CPU (user + system, from /proc) each process of the stack spent per request during the');
-    lines.push('scenario\'s rounds (its warm-up included, the baseline\'s alternating rounds counted in too, when the');
-    lines.push('stack idles). `gateway-1` is the replica with the response cache off that serves the cold reads. The load');
-    lines.push('generator and the kernel\'s network work outside these processes are not in it.', '');
+    lines.push('scenario\'s own rounds (its warm-up included, its baseline\'s rounds not). `gateway-1` is the replica with');
+    lines.push('the response cache off that serves the cold reads. The load generator\'s share is not in it, nor the');
+    lines.push('kernel\'s network work done outside these processes.', '');
     lines.push(`| scenario | ${processes.join(' | ')} | total |`, `|---|${processes.map(() => '---:').join('|')}|---:|`);
     for (const c of report.cpu) {
       const total = processes.reduce((a, p) => a + (c.micros[p] ?? 0), 0);
