@@ -91,7 +91,8 @@ export function runRound(baseUrl: string, target: Target, options: LoadOptions):
   });
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+/** The middle value (the upper one of an even count). */
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** A warm-up round (discarded), then `rounds` rounds; reports the median of each figure. */
 export async function measure(baseUrl: string, target: Target, options: LoadOptions, rounds: number): Promise<RoundResult> {

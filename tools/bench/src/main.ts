@@ -103,11 +103,11 @@ async function main(): Promise<void> {
     const hotBooks = ids.books.slice(0, 20);
     const hotMovies = ids.movies.slice(0, 20);
     const results: ScenarioResult[] = report.scenarios;
-    /** A scenario whose target is a ratio: measured in rounds alternating with its baseline's. */
     // the stack's processes, for the CPU each scenario's request costs in each of them
     const stackPids = new Map<string, number | undefined>([...stack.apps.entries()].map(([n, p]) => [n, p.pid]));
     if (stack.nats) stackPids.set('nats-server', stack.nats.process.pid);
     if (stack.mongo) stackPids.set(stack.mongo.kind, stack.mongo.process.pid);
+    /** A scenario whose target is a ratio: measured in rounds alternating with its baseline's. */
     const paired = async (name: string, url: string, target: Target, baseline: { name: 'B' | 'M'; url: string; target: Target }) => {
       say(`  ${name} (stack, paired with ${baseline.name})...`);
       const meter = new CpuMeter(stackPids);

@@ -71,6 +71,13 @@ describe('paced (open-loop client)', () => {
     expect(result.errors).toBe(1);
   });
 
+  it('fails at once when the server cannot be reached', async () => {
+    const s = await serve((_req, res) => res.end('ok'));
+    const url = s.url;
+    await new Promise((resolve) => s.server.close(resolve));
+    await expect(paced(url, 100, 1, {}, () => true)).rejects.toThrow(/ECONNREFUSED/);
+  });
+
   it('reports the median of each figure over rounds and the sum of errors', () => {
     const round = (p50: number, p99: number, errors: number) => ({ rate: 10, sent: 10, errors, p50, p99 });
     expect(medianPaced([round(1, 9, 0), round(3, 5, 1), round(2, 7, 2)])).toEqual({ rate: 10, sent: 10, errors: 3, p50: 2, p99: 7 });

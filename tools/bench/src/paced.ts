@@ -1,5 +1,6 @@
 import { HTTPParser } from 'http-parser-js';
 import { connect, Socket } from 'node:net';
+import { median } from './load';
 
 export interface PacedResult {
   rate: number;
@@ -88,22 +89,26 @@ export async function paced(
         next(c);
       };
       socket.on('data', (data: Buffer) => parser.execute(data));
-      socket.once('connect', () => resolve(c));
+      // errors after the connection is made end in 'close', below
       socket.on('error', reject);
-      // a connection the server closed loses the request it carried, and is replaced
-      socket.on('close', () => {
-        if (closing) return;
-        if (c.due !== undefined) {
-          errors++;
-          answered++;
-        }
-        pool.splice(pool.indexOf(c), 1);
-        const at = idle.indexOf(c);
-        if (at >= 0) idle.splice(at, 1);
-        open().then((fresh) => {
-          pool.push(fresh);
-          next(fresh);
-        }, () => undefined);
+      socket.once('connect', () => {
+        resolve(c);
+        // a connection the server closed loses the request it carried, and is replaced (once: a
+        // server that refuses new connections leaves the pool smaller, not a reconnect loop)
+        socket.once('close', () => {
+          if (closing) return;
+          if (c.due !== undefined) {
+            errors++;
+            answered++;
+          }
+          pool.splice(pool.indexOf(c), 1);
+          const at = idle.indexOf(c);
+          if (at >= 0) idle.splice(at, 1);
+          open().then((fresh) => {
+            pool.push(fresh);
+            next(fresh);
+          }, () => undefined);
+        });
       });
     });
 
@@ -144,7 +149,6 @@ export async function paced(
 
 /** The median of each figure over rounds (errors summed). */
 export function medianPaced(runs: PacedResult[]): PacedResult {
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   return {
     rate: runs[0]?.rate ?? 0,
     sent: median(runs.map((r) => r.sent)),
