@@ -72,6 +72,10 @@ async function bootstrap(): Promise<void> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // the gateway has no Nest middleware (its request rules are fastify hooks and guards), and
+    // middie's promise-returning hook cost every request a microtask turn; a middleware added later
+    // fails at start-up, never silently
+    skipMiddie: true,
     // an incoming X-Request-Id is kept when it is sane, so a request can be traced end to end
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
