@@ -118,10 +118,8 @@ async function bootstrap(): Promise<void> {
     maxAge: 600,
     exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
   });
-  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
-  registerBodyShapeRules(fastify);
-  registerWireHooks(fastify, logger);
-  registerResponseShaping(fastify, config.RESPONSE_CACHE_ENABLED ? app.get(ResponseCache) : undefined);
+  // the fast path's onRequest hook runs before multipart's: a cached read is answered without
+  // multipart's per-request hook (a promise and a 'close' listener, for temp files no GET has)
   if (config.RESPONSE_CACHE_ENABLED) {
     registerCachedReadFastPath(fastify, {
       policy: app.get(AccessPolicy),
@@ -130,6 +128,10 @@ async function bootstrap(): Promise<void> {
       cache: app.get(ResponseCache),
     });
   }
+  await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+  registerBodyShapeRules(fastify);
+  registerWireHooks(fastify, logger);
+  registerResponseShaping(fastify, config.RESPONSE_CACHE_ENABLED ? app.get(ResponseCache) : undefined);
 
   // dependencies the guard needs before the first request; each retries until NATS/identity answer
   const revocations = app.get(RevocationList);
