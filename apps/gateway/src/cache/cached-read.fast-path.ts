@@ -27,10 +27,9 @@ export interface FastPathDependencies {
  * verified before, an apikey is involved, the caller is a user, or the answer is not cached.
  *
  * It runs on `onRequest`, the first hook that knows the route (after the security and CORS
- * headers are set; fastify never parses a GET body): an answer from here skips the later hooks and
- * Nest's handler, and is sent without a promise when no rate limit applies. Under open-loop load,
- * where each request pays for its own trip through the hooks, that saves the gateway a tenth of
- * its time per cached read (docs/BENCHMARKS.md).
+ * headers are set, before multipart's hook; fastify never parses a GET body): an answer from here
+ * skips the later hooks and Nest's handler, and is sent without a promise when no rate limit
+ * applies, so a cached read costs no microtask turn of its own.
  */
 export function registerCachedReadFastPath(fastify: FastifyInstance, deps: FastPathDependencies): void {
   fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => {

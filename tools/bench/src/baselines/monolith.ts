@@ -11,11 +11,9 @@ import { workspaceRoot } from '@plaza/stack';
  */
 async function main(): Promise<void> {
   const root = workspaceRoot();
-  /* eslint-disable @typescript-eslint/no-require-imports */
   const { presentBook } = require(join(root, 'apps/book/dist/books/book-view.js'));
   const { assembleSubject } = require(join(root, 'apps/movie/dist/subjects/subjects.service.js'));
   const { subjectForTier } = require(join(root, 'apps/movie/dist/shared/tiers.js'));
-  /* eslint-enable @typescript-eslint/no-require-imports */
   const addresses = { publicApiUrl: process.env.PUBLIC_API_URL ?? '', publicWebUrl: process.env.PUBLIC_WEB_URL ?? '' };
 
   const client = await MongoClient.connect(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 20 });
