@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { tokenFor } from '../support/auth';
+import { clientToken, tokenFor } from '../support/auth';
 import { Apps, Users } from '../support/fixtures';
 import { startGateway, ExtraGateway } from '../support/gateways';
 import { expectError, get } from '../support/http';
@@ -7,6 +7,8 @@ import { expectError, get } from '../support/http';
 /** Any endpoint counted against the limits; what the service answers does not matter here. */
 const COUNTED = '/v2/book/1';
 const MOVIE = '/v2/movie/subject/1';
+/** A read the gateway answers from its response cache once it has seen it. */
+const CACHED = '/v2/loc/108296';
 
 describe('rate limits across two gateway replicas (CONTRACT.md section 3)', () => {
   let g1: ExtraGateway;
@@ -92,6 +94,36 @@ describe('rate limits across two gateway replicas (CONTRACT.md section 3)', () =
       expect(res.status).not.toBe(429);
       expect(res.headers.get('ratelimit-limit')).toBeNull();
     }
+  });
+
+  it('counts reads answered from the response cache like any other, then 429/112 from the cache too', async () => {
+    const answers = [];
+    // one replica: the first read fills its cache, the next ones are answered from it
+    for (let i = 0; i < 8; i++) answers.push(await get(CACHED, { baseUrl: g1.baseUrl, headers: from('10.4.0.1') }));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 429, 429]);
+    expect(answers.map((r) => r.headers.get('ratelimit-remaining'))).toEqual(['5', '4', '3', '2', '1', '0', '0', '0']);
+    const etag = answers[0].headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    for (const ok of answers.slice(0, 6)) expect(ok.headers.get('etag')).toBe(etag);
+    expectError(answers[7], 429, 112);
+    expect(Number(answers[7].headers.get('retry-after'))).toBeGreaterThan(0);
+    // a conditional read is counted as well: still 429, never a 304 past the limit
+    const conditional = await get(CACHED, { baseUrl: g1.baseUrl, headers: { ...from('10.4.0.1'), 'if-none-match': etag } });
+    expectError(conditional, 429, 112);
+  });
+
+  it('never limits the premium tier on cached reads, and its ETags still answer 304', async () => {
+    const premium = await clientToken(Apps.premium);
+    const answers = [];
+    for (let i = 0; i < 8; i++) answers.push(await get(CACHED, { baseUrl: g1.baseUrl, token: premium, headers: from('10.4.0.2') }));
+    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
+    expect(answers.every((r) => r.headers.get('ratelimit-limit') === null)).toBe(true);
+    const etag = answers[0].headers.get('etag') ?? '';
+    expect(etag).toMatch(/^".+"$/);
+    expect(answers.every((r) => r.headers.get('etag') === etag && r.text === answers[0].text)).toBe(true);
+    const unchanged = await get(CACHED, { baseUrl: g1.baseUrl, token: premium, headers: { 'if-none-match': etag } });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.text).toBe('');
   });
 
   it('does not count /health, /ready or /auth2', async () => {
