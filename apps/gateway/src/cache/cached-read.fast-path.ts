@@ -36,7 +36,8 @@ export function registerCachedReadFastPath(fastify: FastifyInstance, deps: FastP
     const outcome = answerFromCache(request, reply, deps);
     if (outcome === STEP_ASIDE) return done();
     if (outcome === ANSWERED) return;
-    void outcome.then((answered) => (answered ? undefined : done()));
+    // an error while sending goes to the error handler (the spec's error shape), never unhandled
+    outcome.then((answered) => (answered ? undefined : done()), (err: Error) => done(err));
   });
 }
 
