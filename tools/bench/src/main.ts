@@ -217,7 +217,7 @@ async function main(): Promise<void> {
 
     report.scale = await measureScaling(join(dataDir, 'scale'), quick ? [1000] : [1000, 10_000, 100_000], say);
 
-    const check = (target: string, measured: string, ok: boolean): TargetCheck => ({ target, measured, ok });
+    const check = (target: string, measured: string, ok: boolean, seeAlso?: string): TargetCheck => ({ target, measured, ok, seeAlso });
     const allErrors = results.reduce((a, s) => a + s.errors, 0);
     const first = report.scale[0];
     const last = report.scale[report.scale.length - 1];
@@ -231,7 +231,7 @@ async function main(): Promise<void> {
         Boolean(first && last && last.coldByIdP50 <= Math.max(2 * first.coldByIdP50, first.coldByIdP50 + 2))),
       // a median above the full-rate one means the stack fell behind the load, and then any ratio is meaningless
       check('p99 at half the maximum rate ≤ 10 × p50 (p50 no worse than at full rate)', `p50 ${halfRun.p50.toFixed(2)} ms, p99 ${halfRun.p99.toFixed(2)} ms`,
-        halfRun.p99 <= 10 * halfRun.p50 && halfRun.p50 <= Math.max(1, warmBook.p50)),
+        halfRun.p99 <= 10 * halfRun.p50 && halfRun.p50 <= Math.max(1, warmBook.p50), 'docs/PERFORMANCE.md'),
       check('no errors or timeouts in any scenario', `${allErrors} errors`, allErrors === 0 && halfRun.errors === 0),
       check('whole stack idle RSS < 700 MB', `${idleTotal} MiB`, idleTotal * 1.048576 < 700),
       check('start to ready < 15 s after a build', `${(startToReadyMs / 1000).toFixed(1)} s`, startToReadyMs < 15_000),
