@@ -95,10 +95,19 @@ export function runRound(baseUrl: string, target: Target, options: LoadOptions):
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** A warm-up round (discarded), then `rounds` rounds; reports the median of each figure. */
-export async function measure(baseUrl: string, target: Target, options: LoadOptions, rounds: number): Promise<RoundResult> {
+export async function measure(
+  baseUrl: string, target: Target, options: LoadOptions, rounds: number,
+  /** Started and stopped around the measured rounds (a CpuMeter); the warm-up is not in it. */
+  meter?: { start(): void; stop(): void },
+): Promise<RoundResult> {
   await runRound(baseUrl, target, { ...options, durationSeconds: Math.min(2, options.durationSeconds) });
   const results: RoundResult[] = [];
-  for (let i = 0; i < rounds; i++) results.push(await runRound(baseUrl, target, options));
+  meter?.start();
+  try {
+    for (let i = 0; i < rounds; i++) results.push(await runRound(baseUrl, target, options));
+  } finally {
+    meter?.stop();
+  }
   return medianOf(results);
 }
 

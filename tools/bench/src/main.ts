@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CatalogueIds, readIds } from './catalogue';
 import { LoadOptions, measure, measurePaired, single, Target } from './load';
 import { Report, renderMarkdown, ScenarioResult, TargetCheck } from './report';
-import { CpuMeter, memoryOf } from './proc';
+import { CpuMeter, memoryOf, OpenLoopCost } from './proc';
 import { measureScaling } from './scaling';
 import { medianPaced, PacedResult } from './paced';
 import { PacedClient } from './paced-client';
@@ -21,6 +21,8 @@ const LOAD: LoadOptions = quick ? { connections: 10, durationSeconds: 1 } : { co
 const ROUNDS = quick ? 1 : 3;
 /** Open-loop rounds at half rate: their p99 varies more from round to round than throughput does. */
 const PACED_ROUNDS = quick ? 1 : 5;
+/** Lighter open-loop loads (fractions of the warm maximum) whose CPU per request the report shows next to half rate's. */
+const LIGHTER_LOADS = [0.25, 0.1];
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
 const root = workspaceRoot();
@@ -118,9 +120,9 @@ async function main(): Promise<void> {
       say(`    ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}, ${r.ratio.toFixed(2)} × ${baseline.name} (rounds: ${r.ratios.map((x) => x.toFixed(2)).join(', ')})`);
       return r;
     };
-    const scenario = async (name: string, server: string, url: string, target: Target) => {
+    const scenario = async (name: string, server: string, url: string, target: Target, meter?: CpuMeter) => {
       say(`  ${name} (${server})...`);
-      const r = await measure(url, target, LOAD, ROUNDS);
+      const r = await measure(url, target, LOAD, ROUNDS, meter);
       results.push({ name, server, ...r });
       say(`    ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${r.failures?.length ? `: ${r.failures.join('; ')}` : ''}`);
       return r;
@@ -129,7 +131,8 @@ async function main(): Promise<void> {
     const hello = single({ path: () => '/', verify: (s, body) => s === 200 && body.includes('world') });
     const monolithBook = single(idRead('/v2/book/', () => pick(ids.books)));
     const monolithMovie = single(idRead('/v2/movie/subject/', () => pick(ids.movies)));
-    const B = await scenario('hello world', 'B', b.url, hello);
+    const bMeter = new CpuMeter(new Map([['B', b.proc.pid]]));
+    const B = await scenario('hello world', 'B', b.url, hello, bMeter);
     const mBook = await scenario('GET /v2/book/:id', 'M', m.url, monolithBook);
     const mMovie = await scenario('GET /v2/movie/subject/:id', 'M', m.url, monolithMovie);
     const baseB = { name: 'B' as const, url: b.url, target: hello };
@@ -183,16 +186,23 @@ async function main(): Promise<void> {
     const bystanders = [...stackPids.entries()].filter(([name]) => name !== 'gateway').map(([, pid]) => pid).concat(m.proc.pid);
     const client = await PacedClient.start();
     const pinned = pin(client.pid, 0) && pin(gatewayPid, 1) && pin(b.proc.pid, 1) && bystanders.every((pid) => pin(pid, 0));
-    const hot = () => client.run({ url: `${stack.baseUrl}/v2/book/${hotBooks[0]}`, rate: half, seconds: pacedSeconds, headers: { authorization: `Bearer ${premium}` }, expect: { status: 200, bodyIncludes: `"id":"${hotBooks[0]}"` } });
-    const bare = () => client.run({ url: `${b.url}/`, rate: half, seconds: pacedSeconds, headers: {}, expect: { status: 200, bodyIncludes: 'world' } });
+    const hotRead = (rate: number) => client.run({ url: `${stack.baseUrl}/v2/book/${hotBooks[0]}`, rate, seconds: pacedSeconds, headers: { authorization: `Bearer ${premium}` }, expect: { status: 200, bodyIncludes: `"id":"${hotBooks[0]}"` } });
+    const bareRead = (rate: number) => client.run({ url: `${b.url}/`, rate, seconds: pacedSeconds, headers: {}, expect: { status: 200, bodyIncludes: 'world' } });
     const stackRuns: PacedResult[] = [];
     const bareRuns: PacedResult[] = [];
+    // CPU per request of the server under test, at half rate and at lighter open-loop loads
+    const gatewayCost = new OpenLoopCost(gatewayPid);
+    const bareCost = new OpenLoopCost(b.proc.pid);
     try {
-      await hot();
-      await bare();
+      await hotRead(half);
+      await bareRead(half);
       for (let i = 0; i < PACED_ROUNDS; i++) {
-        stackRuns.push(await hot());
-        bareRuns.push(await bare());
+        stackRuns.push(await gatewayCost.measure(0.5, () => hotRead(half)));
+        bareRuns.push(await bareCost.measure(0.5, () => bareRead(half)));
+      }
+      for (const fraction of quick ? [] : LIGHTER_LOADS) {
+        await gatewayCost.measure(fraction, () => hotRead(Math.round(warmBook.rps * fraction)));
+        await bareCost.measure(fraction, () => bareRead(Math.round(warmBook.rps * fraction)));
       }
     } finally {
       await client.stop();
@@ -201,6 +211,10 @@ async function main(): Promise<void> {
     const halfRun = medianPaced(stackRuns);
     const bareRun = medianPaced(bareRuns);
     report.halfRate = { rate: half, rounds: PACED_ROUNDS, seconds: pacedSeconds, pinned, p50: halfRun.p50, p99: halfRun.p99, bareP50: bareRun.p50, bareP99: bareRun.p99 };
+    report.openLoopCost = {
+      closed: { connections: LOAD.connections, rate: warmBook.rps, gateway: report.cpu.find((c) => c.scenario === 'GET /v2/book/:id warm')?.micros.gateway, b: bMeter.perRequest(B.requests).B },
+      points: gatewayCost.points().map((p) => ({ fraction: p.fraction, rate: Math.round(warmBook.rps * p.fraction), gateway: p.micros, b: bareCost.at(p.fraction) })),
+    };
 
     for (const [name, proc] of stack.apps) {
       const mem = memoryOf(proc.pid);

@@ -1,4 +1,4 @@
-import { CpuMeter, cpuMicrosOf, memoryOf } from './proc';
+import { CpuMeter, cpuMicrosOf, memoryOf, OpenLoopCost } from './proc';
 
 const burn = (ms: number) => {
   const until = Date.now() + ms;
@@ -25,5 +25,19 @@ describe('reading a process from /proc', () => {
     // 300 ms of CPU over 100 requests is ~3000 µs each (ticks are 10 ms)
     expect(perRequest).toBeGreaterThanOrEqual(2000);
     expect(perRequest).toBeLessThanOrEqual(4500);
+  });
+
+  it('adds up the rounds of each offered load and divides by what they sent', async () => {
+    const cost = new OpenLoopCost(process.pid);
+    await cost.measure(0.5, async () => ({ sent: 100, cpu: burn(200) }));
+    await cost.measure(0.5, async () => ({ sent: 100, cpu: burn(200) }));
+    await cost.measure(0.1, async () => ({ sent: 10, cpu: burn(100) }));
+    // 400 ms over 200 requests: ~2000 µs each; 100 ms over 10: ~10 000 µs each
+    expect(cost.at(0.5)).toBeGreaterThanOrEqual(1400);
+    expect(cost.at(0.5)).toBeLessThanOrEqual(2800);
+    expect(cost.at(0.1)).toBeGreaterThanOrEqual(7000);
+    expect(cost.at(0.1)).toBeLessThanOrEqual(14000);
+    expect(cost.at(0.25)).toBeUndefined();
+    expect(cost.points().map((p) => p.fraction)).toEqual([0.5, 0.1]);
   });
 });

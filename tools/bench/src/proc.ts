@@ -60,3 +60,36 @@ export class CpuMeter {
     return Object.fromEntries([...this.spent].map(([name, micros]) => [name, requests > 0 ? micros / requests : 0]));
   }
 }
+
+/**
+ * CPU per request of one server under open-loop load, by offered load (a fraction of its maximum
+ * rate): rounds at the same fraction add up. Ticks of 10 ms over rounds of seconds: a few µs of error.
+ */
+export class OpenLoopCost {
+  private readonly byFraction = new Map<number, { micros: number; sent: number }>();
+
+  constructor(private readonly pid: number | undefined) {}
+
+  async measure<R extends { sent: number }>(fraction: number, round: () => Promise<R>): Promise<R> {
+    const before = cpuMicrosOf(this.pid);
+    const result = await round();
+    const after = cpuMicrosOf(this.pid);
+    if (before !== undefined && after !== undefined) {
+      const sum = this.byFraction.get(fraction) ?? { micros: 0, sent: 0 };
+      sum.micros += after - before;
+      sum.sent += result.sent;
+      this.byFraction.set(fraction, sum);
+    }
+    return result;
+  }
+
+  at(fraction: number): number | undefined {
+    const sum = this.byFraction.get(fraction);
+    return sum && sum.sent > 0 ? sum.micros / sum.sent : undefined;
+  }
+
+  /** Every fraction measured, heaviest load first. */
+  points(): Array<{ fraction: number; micros: number | undefined }> {
+    return [...this.byFraction.keys()].sort((a, b) => b - a).map((fraction) => ({ fraction, micros: this.at(fraction) }));
+  }
+}

@@ -37,6 +37,11 @@ export interface Report {
   startToReadyMs: number;
   scenarios: ScenarioResult[];
   halfRate?: { rate: number; rounds: number; seconds: number; pinned: boolean; p50: number; p99: number; bareP50: number; bareP99: number };
+  /** CPU µs per request of the gateway (warm book read) and of B: closed loop, and open loop by offered load. */
+  openLoopCost?: {
+    closed: { connections: number; rate: number; gateway?: number; b?: number };
+    points: Array<{ fraction: number; rate: number; gateway?: number; b?: number }>;
+  };
   memory: Array<{ process: string; idleMb: number; peakMb: number }>;
   /** Microseconds of CPU per request in each process of the stack, for the scenarios paired with a baseline. */
   cpu: Array<{ scenario: string; micros: Record<string, number> }>;
@@ -72,6 +77,16 @@ export function renderMarkdown(report: Report): string {
   if (report.halfRate) {
     const h = report.halfRate;
     lines.push('', `Warm \`GET /v2/book/:id\` at half its maximum rate, open loop (${f(h.rate)} req/s asked, sent as each millisecond falls due, on ${PACED_CONNECTIONS} keep-alive connections, latency counted from when each request was due; median of ${h.rounds} round${h.rounds === 1 ? '' : 's'} of ${h.seconds} s; ${h.pinned ? 'the load generator, in a process of its own, and the processes this read does not reach on CPU 0, the server under test alone on CPU 1' : 'not pinned to CPUs'}): p50 ${f(h.p50, 2)} ms, p99 ${f(h.p99, 2)} ms (${f(h.p99 / h.p50, 1)} × p50). The same load on B, in alternating rounds: p50 ${f(h.bareP50, 2)} ms, p99 ${f(h.bareP99, 2)} ms (${f(h.bareP99 / h.bareP50, 1)} × p50): the tail that the machine and the load generator add on their own.`);
+  }
+  if (report.openLoopCost) {
+    const c = report.openLoopCost;
+    lines.push('', 'What a request cost the server under test in those rounds, and at lighter open-loop loads (µs of CPU,');
+    lines.push('user + system, per request; the closed-loop row comes from the warm scenario\'s rounds and B\'s hello-world');
+    lines.push('rounds, unpinned). Where the open-loop cost exceeds the closed-loop one, the server is busier at half rate');
+    lines.push('than half, and the tail follows ([PERFORMANCE.md](PERFORMANCE.md)).', '');
+    lines.push('| load | req/s asked | gateway µs/request | B µs/request |', '|---|---:|---:|---:|');
+    lines.push(`| closed loop, ${c.closed.connections} connections | (gateway ${f(c.closed.rate)}) | ${f(c.closed.gateway, 1)} | ${f(c.closed.b, 1)} |`);
+    for (const p of c.points) lines.push(`| open loop, ${f(p.fraction * 100)} % of the maximum | ${f(p.rate)} | ${f(p.gateway, 1)} | ${f(p.b, 1)} |`);
   }
   if (report.cpu.length > 0) {
     // processes that did nothing for a scenario (under 1 µs a request in all of them) are left out
