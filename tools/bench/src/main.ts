@@ -190,6 +190,7 @@ async function main(): Promise<void> {
     const bareRead = (rate: number) => client.run({ url: `${b.url}/`, rate, seconds: pacedSeconds, headers: {}, expect: { status: 200, bodyIncludes: 'world' } });
     const stackRuns: PacedResult[] = [];
     const bareRuns: PacedResult[] = [];
+    const lighterStackRuns: PacedResult[] = [];
     // CPU per request of the server under test, at half rate and at lighter open-loop loads
     const gatewayCost = new OpenLoopCost(gatewayPid);
     const bareCost = new OpenLoopCost(b.proc.pid);
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
         bareRuns.push(await bareCost.measure(0.5, () => bareRead(half)));
       }
       for (const fraction of quick ? [] : LIGHTER_LOADS) {
-        await gatewayCost.measure(fraction, () => hotRead(Math.round(warmBook.rps * fraction)));
+        lighterStackRuns.push(await gatewayCost.measure(fraction, () => hotRead(Math.round(warmBook.rps * fraction))));
         await bareCost.measure(fraction, () => bareRead(Math.round(warmBook.rps * fraction)));
       }
     } finally {
@@ -232,7 +233,8 @@ async function main(): Promise<void> {
     report.scale = await measureScaling(join(dataDir, 'scale'), quick ? [1000] : [1000, 10_000, 100_000], say);
 
     const check = (target: string, measured: string, ok: boolean, seeAlso?: string): TargetCheck => ({ target, measured, ok, seeAlso });
-    const allErrors = results.reduce((a, s) => a + s.errors, 0);
+    // every load in the report counts: the scenarios, the half-rate rounds and the lighter open-loop ones
+    const allErrors = [...results, ...stackRuns, ...lighterStackRuns].reduce((a, r) => a + r.errors, 0);
     const first = report.scale[0];
     const last = report.scale[report.scale.length - 1];
     report.targets = [
@@ -246,7 +248,7 @@ async function main(): Promise<void> {
       // a median above the full-rate one means the stack fell behind the load, and then any ratio is meaningless
       check('p99 at half the maximum rate ≤ 10 × p50 (p50 no worse than at full rate)', `p50 ${halfRun.p50.toFixed(2)} ms, p99 ${halfRun.p99.toFixed(2)} ms`,
         halfRun.p99 <= 10 * halfRun.p50 && halfRun.p50 <= Math.max(1, warmBook.p50), 'docs/PERFORMANCE.md'),
-      check('no errors or timeouts in any scenario', `${allErrors} errors`, allErrors === 0 && halfRun.errors === 0),
+      check('no errors or timeouts in any scenario', `${allErrors} errors`, allErrors === 0),
       check('whole stack idle RSS < 700 MB', `${idleTotal} MiB`, idleTotal * 1.048576 < 700),
       check('start to ready < 15 s after a build', `${(startToReadyMs / 1000).toFixed(1)} s`, startToReadyMs < 15_000),
     ];
