@@ -63,29 +63,29 @@ export class CpuMeter {
 
 /**
  * CPU per request of one server under open-loop load, by offered load (a fraction of its maximum
- * rate): rounds at the same fraction add up. Ticks of 10 ms over rounds of seconds: a few µs of error.
+ * rate): rounds at the same fraction add up, in a CpuMeter of their own.
  */
 export class OpenLoopCost {
-  private readonly byFraction = new Map<number, { micros: number; sent: number }>();
+  private readonly byFraction = new Map<number, { meter: CpuMeter; sent: number }>();
 
   constructor(private readonly pid: number | undefined) {}
 
   async measure<R extends { sent: number }>(fraction: number, round: () => Promise<R>): Promise<R> {
-    const before = cpuMicrosOf(this.pid);
-    const result = await round();
-    const after = cpuMicrosOf(this.pid);
-    if (before !== undefined && after !== undefined) {
-      const sum = this.byFraction.get(fraction) ?? { micros: 0, sent: 0 };
-      sum.micros += after - before;
-      sum.sent += result.sent;
-      this.byFraction.set(fraction, sum);
+    let load = this.byFraction.get(fraction);
+    if (!load) this.byFraction.set(fraction, (load = { meter: new CpuMeter(new Map([['server', this.pid]])), sent: 0 }));
+    load.meter.start();
+    try {
+      const result = await round();
+      load.sent += result.sent;
+      return result;
+    } finally {
+      load.meter.stop();
     }
-    return result;
   }
 
   at(fraction: number): number | undefined {
-    const sum = this.byFraction.get(fraction);
-    return sum && sum.sent > 0 ? sum.micros / sum.sent : undefined;
+    const load = this.byFraction.get(fraction);
+    return load && load.sent > 0 ? load.meter.perRequest(load.sent).server : undefined;
   }
 
   /** Every fraction measured, heaviest load first. */
