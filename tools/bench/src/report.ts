@@ -84,8 +84,8 @@ export function renderMarkdown(report: Report): string {
     lines.push('user + system, per request; the closed-loop row comes from the warm scenario\'s rounds and B\'s hello-world');
     lines.push('rounds, unpinned). Where the open-loop cost exceeds the closed-loop one, the server is busier at half rate');
     lines.push('than half, and the tail follows ([PERFORMANCE.md](PERFORMANCE.md)).', '');
-    lines.push('| load | req/s asked | gateway µs/request | B µs/request |', '|---|---:|---:|---:|');
-    lines.push(`| closed loop, ${c.closed.connections} connections | (gateway ${f(c.closed.rate)}) | ${f(c.closed.gateway, 1)} | ${f(c.closed.b, 1)} |`);
+    lines.push('| load | req/s | gateway µs/request | B µs/request |', '|---|---:|---:|---:|');
+    lines.push(`| closed loop, ${c.closed.connections} connections: the gateway's maximum | ${f(c.closed.rate)} | ${f(c.closed.gateway, 1)} | ${f(c.closed.b, 1)} |`);
     for (const p of c.points) lines.push(`| open loop, ${f(p.fraction * 100)} % of the maximum | ${f(p.rate)} | ${f(p.gateway, 1)} | ${f(p.b, 1)} |`);
   }
   if (report.cpu.length > 0) {
@@ -123,11 +123,10 @@ export function renderMarkdown(report: Report): string {
   lines.push('- The echo crosses four processes (gateway, nats-server, the event service, back) where B is one; the CPU');
   lines.push('  table shows what each costs per request. The echo\'s ratio is CPU bound: its sum, plus the load');
   lines.push('  generator\'s, fills both cores.');
-  lines.push('- At half its maximum rate the gateway runs busier than half: the maximum comes from 50 connections');
-  lines.push('  keeping many requests in each turn of the event loop, while requests arriving a few at a time each');
-  lines.push('  cost more loop turns, reads and writes (B\'s too). A short slowdown of the machine then queues more');
-  lines.push('  requests behind the gateway than behind B at the same rate; the two tails side by side above tell');
-  lines.push('  the two apart.');
+  lines.push('- At half its maximum rate a server is busy half the time only if an open-loop request costs it what a');
+  lines.push('  closed-loop one does; the table of CPU per request by load shows how far each is from that. The busier');
+  lines.push('  server queues more requests behind a short slowdown of the machine; the two tails side by side above');
+  lines.push('  tell the stack\'s from the machine\'s.');
   lines.push('- How each list and search query uses MongoDB\'s indexes is checked by the `indexes.spec.ts` unit');
   lines.push('  tests of each service (docs/ENGINES.md); the local engine\'s growth is the table above.');
   lines.push('');
