@@ -6,7 +6,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { cacheValidationMetadata, validationErrorsToApiError } from '@plaza/contracts';
 import { ConfigError, connectNats, loadBannedWords, createLogger, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
-import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import { RevocationList } from './auth/revocation-list';
 import { TokenVerifier } from './auth/token-verifier';
@@ -16,6 +16,9 @@ import { GatewayModule } from './gateway.module';
 import { markGatewayShuttingDown } from './health/gateway-health.controller';
 import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerWireHooks } from './http/wire-hooks';
+import { requestIdOf } from './http/request-id';
+import { constantCorsHeaders, corsOptions } from './http/cors';
+import { httpServerWith } from './http/http-server';
 import { securityHeaders } from './http/security-headers';
 import { registerBodyShapeRules } from './http/body-shape';
 import { clientErrorHandler } from './http/early-errors';
@@ -25,9 +28,8 @@ import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
 import { AccessPolicy } from './access/access-policy';
 import { registerCachedReadFastPath } from './cache/cached-read.fast-path';
+import { CachedReadLane } from './cache/cached-read.lane';
 import { MAX_PARAM_LENGTH } from './endpoints/route-patterns';
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,100}$/;
 
 async function bootstrap(): Promise<void> {
   let config: GatewayConfig;
@@ -63,7 +65,12 @@ async function bootstrap(): Promise<void> {
     xPermittedCrossDomainPolicies: false,
     xXssProtection: false,
   });
+  // repeat reads of cached answers skip fastify altogether (cached-read.lane.ts); the lane needs
+  // the CORS headers to be the same for every request, as they are when any origin is allowed
+  const corsHeaders = constantCorsHeaders(config.CORS_ORIGINS);
+  const lane = config.RESPONSE_CACHE_ENABLED && corsHeaders ? new CachedReadLane(config.RESPONSE_CACHE_MAX_ENTRIES, security, corsHeaders) : undefined;
   const adapter = new FastifyAdapter({
+    ...(lane ? { serverFactory: httpServerWith((req, res) => lane.tryAnswer(req, res)) } : {}),
     // requests rejected before routing still get the error shape and the security headers
     frameworkErrors: frameworkErrorHandler(security),
     clientErrorHandler: clientErrorHandler(security),
@@ -76,11 +83,7 @@ async function bootstrap(): Promise<void> {
     // middie's promise-returning hook cost every request a microtask turn; a middleware added later
     // fails at start-up, never silently
     skipMiddie: true,
-    // an incoming X-Request-Id is kept when it is sane, so a request can be traced end to end
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (req: IncomingMessage) => requestIdOf(req.headers),
   });
   const app = await NestFactory.create<NestFastifyApplication>(
     GatewayModule.register({ service: 'gateway', config, logger, nats, requestTimeoutMs: config.REQUEST_TIMEOUT_MS }),
@@ -110,14 +113,7 @@ async function bootstrap(): Promise<void> {
     if (rejectNonPreflightOptions(request, reply)) return;
     done();
   });
-  await app.register(cors, {
-    origin: config.CORS_ORIGINS === '*' ? '*' : config.CORS_ORIGINS.split(',').map((o) => o.trim()),
-    credentials: false,
-    // the plugin's default (GET, HEAD, POST) made browsers refuse every PUT and DELETE of the API
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE'],
-    maxAge: 600,
-    exposedHeaders: ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After', 'X-Request-Id'],
-  });
+  await app.register(cors, corsOptions(config.CORS_ORIGINS));
   // the fast path's onRequest hook runs before multipart's: a cached read is answered without
   // multipart's per-request hook (a promise and a 'close' listener, for temp files no GET has)
   if (config.RESPONSE_CACHE_ENABLED) {
@@ -126,6 +122,14 @@ async function bootstrap(): Promise<void> {
       tokens: app.get(TokenVerifier),
       rateLimits: app.get(RateLimitPolicy),
       cache: app.get(ResponseCache),
+      lane,
+    });
+    lane?.enable({
+      policy: app.get(AccessPolicy),
+      tokens: app.get(TokenVerifier),
+      rateLimits: app.get(RateLimitPolicy),
+      cache: app.get(ResponseCache),
+      accessLog: logger.isLevelEnabled('info') ? logger : undefined,
     });
   }
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
@@ -156,6 +160,7 @@ async function bootstrap(): Promise<void> {
   installGracefulShutdown(app, nats, logger, app.get(ReadinessRegistry), config.SHUTDOWN_GRACE_MS, async () => {
     markGatewayShuttingDown();
     closing = true;
+    lane?.close();
     // a keep-alive connection whose request finishes during the drain is closed once it goes idle
     // (server.close() closes only the connections idle at that moment)
     setInterval(() => fastify.server.closeIdleConnections(), 50).unref();

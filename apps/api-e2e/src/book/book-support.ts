@@ -17,6 +17,7 @@ export const BookUsers = {
   annoPeer: user('2032', 'bk_annopeer', 'Anno Peer'),
   reviewer: user('2041', 'bk_reviewer', 'Reviewer'),
   revPeer: user('2042', 'bk_revpeer', 'Review Peer'),
+  laner: user('2051', 'bk_laner', 'Lane Reader'),
 };
 
 /** A book id no record has. */

@@ -1,12 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, Caller } from '@plaza/contracts';
 import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { readCallback } from '../http/query-params';
 import { RequestState } from '../http/request-context';
 
 const BEARER = /^bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+
+/** A fastify request or Node's own: the cached-read lane reads headers before fastify exists for a request. */
+type WithHeaders = { headers: IncomingHttpHeaders };
 
 /**
  * The access rules that do not depend on how the caller was identified, shared by the access
@@ -23,18 +27,23 @@ export class AccessPolicy {
     if (callback.kind === 'valid') state.jsonpCallback = callback.name;
   }
 
-  hasBearer(request: FastifyRequest): boolean {
+  hasBearer(request: WithHeaders): boolean {
     return /^bearer\s/i.test(request.headers.authorization ?? '');
   }
 
   /** The token of a well-formed `Authorization: Bearer` header (RFC 6750), else undefined. */
-  bearerToken(request: FastifyRequest): string | undefined {
+  bearerToken(request: WithHeaders): string | undefined {
     return BEARER.exec(request.headers.authorization ?? '')?.[1];
   }
 
   /** A Bearer token over plain http while https is required: 400/100 (CONTRACT.md section 1). */
   checkScheme(request: FastifyRequest, hasBearer: boolean): void {
-    if (hasBearer && this.config.requireHttps && request.protocol !== 'https') throw new ApiError('invalid_request_scheme');
+    if (this.schemeMatters(hasBearer) && request.protocol !== 'https') throw new ApiError('invalid_request_scheme');
+  }
+
+  /** Whether `checkScheme` looks at the request's protocol at all. */
+  schemeMatters(hasBearer: boolean): boolean {
+    return hasBearer && this.config.requireHttps;
   }
 
   /** Login, movie tier and scope, from the endpoint's row of the table. */

@@ -9,7 +9,8 @@ import { applyFields } from '../http/fields';
 import { readFields, readPaging } from '../http/query-params';
 import { stateOf } from '../http/request-context';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
-import { cacheKeyOf } from './cache-key';
+import { cacheKeyFor, cacheTargetOf } from './cache-key';
+import { CachedReadLane } from './cached-read.lane';
 import { CachedAnswer, ResponseCache } from './response-cache';
 
 export interface FastPathDependencies {
@@ -17,6 +18,8 @@ export interface FastPathDependencies {
   tokens: TokenVerifier;
   rateLimits: RateLimitPolicy;
   cache: ResponseCache;
+  /** Learns the URLs answered plainly here, to answer their repeats before fastify. */
+  lane?: CachedReadLane;
 }
 
 /**
@@ -64,13 +67,14 @@ function answerFromCache(request: FastifyRequest, reply: FastifyReply, deps: Fas
     if (!caller || caller.userId) return stepAside(request, generation);
     deps.policy.checkEndpoint(endpoint, caller, hasBearer);
     if (endpoint.paging) state.page = readPaging(request, endpoint.paging);
-    const answer = deps.cache.answer(cacheKeyOf(request, caller.tier));
+    const target = cacheTargetOf(request);
+    const answer = deps.cache.answer(cacheKeyFor(caller.tier, target));
     if (!answer) return stepAside(request, generation);
 
     state.endpoint = endpoint;
     state.caller = caller;
-    if (deps.rateLimits.rulesFor(request, endpoint, caller, hasBearer).length === 0) {
-      send(request, reply, endpoint, answer);
+    if (!deps.rateLimits.isLimited(endpoint, caller, hasBearer)) {
+      if (send(request, reply, endpoint, answer) === PLAIN) deps.lane?.learn(request.url, endpoint, target);
       return ANSWERED;
     }
     // counted once, here: from this point on the fast path answers, even with a 429
@@ -93,24 +97,25 @@ function answerFromCache(request: FastifyRequest, reply: FastifyReply, deps: Fas
   }
 }
 
-function send(request: FastifyRequest, reply: FastifyReply, endpoint: EndpointDefinition, answer: CachedAnswer): void {
+const SHAPED = 0;
+const PLAIN = 1;
+
+function send(request: FastifyRequest, reply: FastifyReply, endpoint: EndpointDefinition, answer: CachedAnswer): typeof SHAPED | typeof PLAIN {
   const fields = readFields(request);
   reply.code(200).header('content-type', 'application/json; charset=utf-8');
   // shaped answers (fields, JSONP) are text, made per request; the wire hook adds their ETag
   if (fields) {
     reply.send(JSON.stringify(applyFields(answer.body, fields, endpoint.listKey)));
-    return;
+    return SHAPED;
   }
   if (stateOf(request).jsonpCallback) {
     reply.send(answer.json);
-    return;
+    return SHAPED;
   }
   reply.header('etag', answer.etag);
-  if (etagMatches(request.headers['if-none-match'], answer.etag)) {
-    reply.code(304).send();
-    return;
-  }
-  reply.send(answer.bytes);
+  if (etagMatches(request.headers['if-none-match'], answer.etag)) reply.code(304).send();
+  else reply.send(answer.bytes);
+  return PLAIN;
 }
 
 /** Forget what the fast path learnt (the guard starts from nothing), keeping when the request began. */

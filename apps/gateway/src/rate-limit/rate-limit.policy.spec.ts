@@ -31,6 +31,17 @@ describe('which rate limits apply', () => {
     expect(rules(Endpoints.pictureGet, ANONYMOUS)).toEqual([]);
   });
 
+  it('isLimited says whether any rule applies, without the client address', () => {
+    const callers: Caller[] = [ANONYMOUS, { clientId: 'app', tier: 'advance', scopes: [] }, { clientId: 'b', tier: 'basic', scopes: [] }, { clientId: 'p', tier: 'premium', scopes: [] }, { userId: '1', clientId: 'b', tier: 'basic', scopes: [] }];
+    for (const endpoint of [Endpoints.bookGet, Endpoints.movieSubject, Endpoints.pictureGet]) {
+      for (const caller of callers) {
+        for (const bearer of [false, true]) expect(policy.isLimited(endpoint, caller, bearer)).toBe(rules(endpoint, caller, bearer).length > 0);
+      }
+    }
+    const off = new RateLimitPolicy(Object.assign(new GatewayConfig(), { RATE_LIMIT_ENABLED: false }), {} as RateLimiter, { warn: jest.fn() } as never);
+    expect(off.isLimited(Endpoints.movieSubject, ANONYMOUS, false)).toBe(false);
+  });
+
   it('fails open when the limit store is unreachable', async () => {
     const failing = new RateLimitPolicy(config, { hit: jest.fn().mockRejectedValue(new Error('down')) } as unknown as RateLimiter, { warn: jest.fn() } as never);
     await expect(failing.enforce({ ip: '1.2.3.4' } as FastifyRequest, Endpoints.bookGet, ANONYMOUS, false)).resolves.toBeUndefined();

@@ -31,8 +31,14 @@ export class RateLimitPolicy {
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** Whether any limit applies, without the client address (`rulesFor` is non-empty exactly then). */
+  isLimited(endpoint: EndpointDefinition, caller: Caller, hasBearer: boolean): boolean {
+    if (!this.config.RATE_LIMIT_ENABLED || caller.tier === 'premium' || endpoint.unlimited) return false;
+    return !hasBearer || (!!endpoint.movieLimit && caller.tier === 'basic');
+  }
+
   rulesFor(request: FastifyRequest, endpoint: EndpointDefinition, caller: Caller, hasBearer: boolean): Rule[] {
-    if (!this.config.RATE_LIMIT_ENABLED || caller.tier === 'premium' || endpoint.unlimited) return [];
+    if (!this.isLimited(endpoint, caller, hasBearer)) return [];
     const rules: Rule[] = [];
     const address = request.ip;
     if (!hasBearer) {

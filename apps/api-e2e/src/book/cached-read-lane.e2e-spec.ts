@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { waitFor } from '@plaza/stack';
+import { clientToken, tokenFor } from '../support/auth';
+import { ExtraGateway, startGateway } from '../support/gateways';
+import { ApiResponse, get, post } from '../support/http';
+import { BookUsers } from './book-support';
+
+/**
+ * Repeat reads of a cached answer are served before fastify (apps/gateway/src/cache/cached-read.lane.ts).
+ * A replica of its own, logging every request, shows which answers came from the lane; every
+ * answer must be the one fastify would have given.
+ */
+describe('cached reads answered before fastify (the lane)', () => {
+  const book = '2200012';
+  const path = `/v2/book/${book}`;
+  let gateway: ExtraGateway;
+  let appToken: string;
+
+  beforeAll(async () => {
+    // the limits of the shared stack (global-setup.ts): other suites' anonymous calls share the counter
+    gateway = await startGateway({ LOG_LEVEL: 'info', RATE_LIMIT_ANON_PER_HOUR: '1000000' });
+    appToken = await clientToken();
+  }, 60_000);
+  afterAll(() => gateway?.stop());
+
+  const read = (token: string | undefined = appToken, headers: Record<string, string> = {}) => get(path, { token, headers, baseUrl: gateway.baseUrl });
+  const logLines = () =>
+    readFileSync(gateway.process.spec.logFile, 'utf8')
+      .split('\n')
+      .filter((line) => line.includes('"msg":"request"'))
+      .map((line) => JSON.parse(line) as { reqId: string; status: number; lane?: boolean; app?: string });
+  /** Whether the answer was the lane's, from the access log (which fastify writes too, without `lane`). */
+  const fromLane = async (res: ApiResponse) => {
+    const id = res.headers.get('x-request-id') as string;
+    let line: { lane?: boolean } | undefined;
+    await waitFor(`access log line of ${id}`, async () => (line = logLines().find((l) => l.reqId === id)) !== undefined, 5_000);
+    return line?.lane === true;
+  };
+  const withoutPerRequestHeaders = (res: ApiResponse) => [...res.headers.entries()].filter(([name]) => name !== 'x-request-id' && name !== 'date');
+
+  it('answers the third read of a URL with the same status, headers and bytes as fastify gave the second', async () => {
+    const first = await read();
+    const second = await read();
+    const third = await read();
+    expect([first.status, second.status, third.status]).toEqual([200, 200, 200]);
+    expect(await fromLane(first)).toBe(false);
+    expect(await fromLane(second)).toBe(false);
+    expect(await fromLane(third)).toBe(true);
+    expect(third.text).toBe(second.text);
+    expect(third.body).toMatchObject({ id: book, title: '收藏测试之书 Collectable 12' });
+    expect(withoutPerRequestHeaders(third)).toEqual(withoutPerRequestHeaders(second));
+    expect(third.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // a client's own request id is kept, as fastify keeps it
+    const traced = await read(appToken, { 'x-request-id': 'lane-trace-1' });
+    expect(traced.headers.get('x-request-id')).toBe('lane-trace-1');
+    expect(await fromLane(traced)).toBe(true);
+  });
+
+  it('answers If-None-Match with 304 and the ETag, no body', async () => {
+    const etag = (await read()).headers.get('etag') as string;
+    const res = await read(appToken, { 'if-none-match': etag });
+    expect(res.status).toBe(304);
+    expect(res.headers.get('etag')).toBe(etag);
+    expect(res.text).toBe('');
+    expect(await fromLane(res)).toBe(true);
+  });
+
+  it('leaves users, anonymous callers (rate-limited) and bad tokens to fastify, which answers each as before', async () => {
+    await read();
+    await read();
+    const userToken = await tokenFor(BookUsers.laner);
+    await read(userToken); // its token is known (verified) from here on
+    const asUser = await read(userToken);
+    expect(asUser.status).toBe(200);
+    expect(await fromLane(asUser)).toBe(false);
+    const anonymous = await get(path, { baseUrl: gateway.baseUrl });
+    expect(anonymous.status).toBe(200);
+    expect(anonymous.headers.get('ratelimit-limit')).toBeTruthy();
+    expect(await fromLane(anonymous)).toBe(false);
+    const badToken = await read('not-a-token');
+    expect(badToken.status).toBe(401);
+    expect(badToken.body).toMatchObject({ code: 103 });
+  });
+
+  it('never serves an answer a write has changed, nor a shared answer to a user', async () => {
+    await read();
+    const before = await read();
+    expect(await fromLane(before)).toBe(true);
+    const numRaters = (before.body as { rating: { numRaters: number } }).rating.numRaters;
+    const userToken = await tokenFor(BookUsers.laner);
+    // the write goes through the shared gateway; this replica hears the invalidation over NATS
+    expect((await post(`${path}/collection`, { token: userToken, form: { status: 'read', rating: 4 } })).status).toBe(201);
+    let after: ApiResponse | undefined;
+    await waitFor('the replica to drop the old answer', async () => ((after = await read()).body as { rating: { numRaters: number } }).rating.numRaters === numRaters + 1, 5_000);
+    expect(await fromLane(after as ApiResponse)).toBe(false);
+    // the user's own read carries their collection, which the shared answer has not
+    const mine = await read(userToken);
+    expect(mine.body).toMatchObject({ current_user_collection: expect.objectContaining({ status: 'read' }) });
+    await read();
+    const again = await read();
+    expect(await fromLane(again)).toBe(true);
+    expect(again.body).not.toHaveProperty('current_user_collection');
+    expect((again.body as { rating: { numRaters: number } }).rating.numRaters).toBe(numRaters + 1);
+  });
+});
