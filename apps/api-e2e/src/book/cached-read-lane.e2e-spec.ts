@@ -65,6 +65,23 @@ describe('cached reads answered before fastify (the lane)', () => {
     expect(await fromLane(res)).toBe(true);
   });
 
+  it('leaves fields and JSONP answers to fastify, which gives them their own ETag and 304', async () => {
+    const trimmed = () => get(path, { token: appToken, query: { fields: 'id,title' }, baseUrl: gateway.baseUrl });
+    await trimmed();
+    await trimmed();
+    const cached = await trimmed();
+    expect(cached.body).toEqual({ id: book, title: '收藏测试之书 Collectable 12' });
+    expect(await fromLane(cached)).toBe(false);
+    const etag = cached.headers.get('etag') as string;
+    expect(etag).toMatch(/^"/);
+    expect(etag).not.toBe((await read()).headers.get('etag'));
+    const notModified = await get(path, { token: appToken, query: { fields: 'id,title' }, headers: { 'if-none-match': etag }, baseUrl: gateway.baseUrl });
+    expect(notModified.status).toBe(304);
+    const jsonp = await get(path, { token: appToken, query: { callback: 'cb' }, baseUrl: gateway.baseUrl });
+    expect(jsonp.text.startsWith('/**/cb({')).toBe(true);
+    expect(await fromLane(jsonp)).toBe(false);
+  });
+
   it('leaves users, anonymous callers (rate-limited) and bad tokens to fastify, which answers each as before', async () => {
     await read();
     await read();
