@@ -197,9 +197,14 @@ async function main(): Promise<void> {
     try {
       await hotRead(half);
       await bareRead(half);
+      say(`  warm GET /v2/book/:id at half its maximum rate (${half} req/s, open loop), alternating with B...`);
       for (let i = 0; i < PACED_ROUNDS; i++) {
-        stackRuns.push(await gatewayCost.measure(0.5, () => hotRead(half)));
-        bareRuns.push(await bareCost.measure(0.5, () => bareRead(half)));
+        const own = await gatewayCost.measure(0.5, () => hotRead(half));
+        const bare = await bareCost.measure(0.5, () => bareRead(half));
+        stackRuns.push(own);
+        bareRuns.push(bare);
+        const tail = (r: PacedResult) => `p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)} ms (${(r.p99 / r.p50).toFixed(1)} ×)`;
+        say(`    round ${i + 1}: stack ${tail(own)}, errors ${own.errors} | B ${tail(bare)}`);
       }
       for (const fraction of quick ? [] : LIGHTER_LOADS) {
         lighterStackRuns.push(await gatewayCost.measure(fraction, () => hotRead(Math.round(warmBook.rps * fraction))));
