@@ -9,7 +9,7 @@ import { httpServerWith } from '../http/http-server';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { RateLimiter } from '../rate-limit/rate-limiter';
 import { cacheKeyFor } from './cache-key';
-import { CachedReadLane } from './cached-read.lane';
+import { CachedReadLane, MAX_LEARNT_URL_LENGTH } from './cached-read.lane';
 import { ResponseCache } from './response-cache';
 
 // The lane in front of a stand-in for fastify (which answers "fallback"): what it answers itself,
@@ -33,7 +33,7 @@ interface Setup {
 
 async function setup(configChanges: Partial<GatewayConfig> = {}): Promise<Setup> {
   const config = Object.assign(new GatewayConfig(), { PICTURE_SIGNING_KEY: 'x'.repeat(16), RATE_LIMIT_ENABLED: true, ...configChanges });
-  const cache = new ResponseCache(100, logger);
+  const cache = new ResponseCache({ maxEntries: 100, maxBytes: 1 << 20 }, logger);
   cache.set(cacheKeyFor('premium', TARGET), BOOK, 'book', ['book:42'], 60, cache.generation);
   cache.set(cacheKeyFor('basic', TARGET), BOOK, 'book', ['book:42'], 60, cache.generation);
   const tokens = new Map<string, Caller>([['app-token', app], ['user-token', user], ['unscoped-token', unscoped], ['basic-token', basicApp]]);
@@ -78,6 +78,13 @@ describe('the cached-read lane', () => {
     // another URL of the same book (a query the fast path has not seen) is not the lane's
     expect(await (await fetch(`${s.url}/v2/book/42?fields=id`, { headers: bearer('app-token') })).text()).toBe('fallback');
     expect(s.fallbacks).toBe(2);
+  });
+
+  it('does not learn long URLs (any number of them may name one cached answer)', async () => {
+    s = await setup();
+    const long = `/v2/book/42?_=${'x'.repeat(MAX_LEARNT_URL_LENGTH)}`;
+    s.lane.learn(long, Endpoints.bookGet, TARGET);
+    expect(await (await fetch(`${s.url}${long}`, { headers: bearer('app-token') })).text()).toBe('fallback');
   });
 
   it('answers a matching If-None-Match with 304 and no body', async () => {

@@ -31,6 +31,12 @@ interface KnownRead {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/**
+ * Longer URLs are not learnt: hot reads are short, and any number of URLs may name one cached
+ * answer (`_`, `fields=all`), so without a cap the table could hold the cache's entry count in
+ * 16 KiB URLs.
+ */
+export const MAX_LEARNT_URL_LENGTH = 512;
 
 /**
  * Repeat reads of cached catalogue answers, served on Node's `request` event before fastify
@@ -75,7 +81,7 @@ export class CachedReadLane {
 
   /** Called by the fast path after it answered `url` plainly from the cache. */
   learn(url: string, endpoint: EndpointDefinition, target: string): void {
-    if (this.open && !this.known.has(url)) this.known.set(url, { endpoint, target, keys: {} });
+    if (this.open && url.length <= MAX_LEARNT_URL_LENGTH && !this.known.has(url)) this.known.set(url, { endpoint, target, keys: {} });
   }
 
   /** Answers the request and returns true, or returns false having touched nothing. */
