@@ -35,9 +35,11 @@ export class ResponseCache {
   private generationCounter = 0;
   private subscription?: Subscription;
 
-  constructor(maxEntries: number, private readonly logger: Logger) {
+  constructor(limits: { maxEntries: number; maxBytes: number }, private readonly logger: Logger) {
     this.entries = new LRUCache<string, Entry>({
-      max: Math.max(1, maxEntries),
+      max: Math.max(1, limits.maxEntries),
+      // sizes are given on set (the key and the answer's JSON); an answer over the bound is not kept
+      maxSize: limits.maxBytes,
       ttlAutopurge: false,
       dispose: (entry, key) => this.unindex(key, entry),
     });
@@ -79,7 +81,12 @@ export class ResponseCache {
 
   set(key: string, body: unknown, area: string, tags: string[], ttlSeconds: number, generationAtRequest: number): void {
     if (generationAtRequest !== this.generationCounter) return;
-    this.entries.set(key, { body, area, tags }, { ttl: ttlSeconds * 1000 });
+    // serialised now to know its size (every hit sends this text); the process holds about three
+    // times it (the object, the text, the bytes), so the bound is a measure, not an exact count
+    const json = JSON.stringify(body);
+    const size = key.length + Buffer.byteLength(json);
+    if (size > this.entries.maxSize) return;
+    this.entries.set(key, { body, area, tags, json }, { ttl: ttlSeconds * 1000, size });
     this.index(this.byArea, area, key);
     for (const tag of tags) this.index(this.byTag, tag, key);
   }

@@ -34,6 +34,8 @@ export class GatewayConfig extends BaseConfig {
   /** Adds `GET /_bench/echo` (gateway → NATS → a service → back, no database) for `npm run bench`. Off by default. */
   @Transform(toBool) @IsBoolean() BENCH_ENDPOINTS = false;
   @Transform(toInt) @IsInt() @Min(0) RESPONSE_CACHE_MAX_ENTRIES = 20000;
+  /** The cache's bound in bytes (keys and answers as JSON text): answers vary in size, and a count alone bounds no memory. */
+  @Transform(toInt) @IsInt() @Min(1024) RESPONSE_CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
   /** Issuer and audience every access token must carry. */
   @IsString() TOKEN_ISSUER = 'plaza-identity';

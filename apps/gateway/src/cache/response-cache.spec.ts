@@ -1,0 +1,39 @@
+import { ResponseCache } from './response-cache';
+
+const logger = { warn: jest.fn() } as never;
+
+describe('the response cache', () => {
+  it('is bounded by the bytes of its keys and answers, dropping the least recently used', () => {
+    const cache = new ResponseCache({ maxEntries: 1000, maxBytes: 2000 }, logger);
+    const answer = (n: number) => ({ id: String(n), text: 'x'.repeat(480) });
+    for (let n = 1; n <= 3; n++) cache.set(`basic /v2/book/${n}?`, answer(n), 'book', [`book:${n}`], 60, cache.generation);
+    expect(cache.size).toBe(3);
+    cache.get('basic /v2/book/1?'); // the first is used again: the second is now the oldest
+    cache.set('basic /v2/book/4?', answer(4), 'book', ['book:4'], 60, cache.generation);
+    expect(cache.size).toBe(3);
+    expect(cache.get('basic /v2/book/2?')).toBeUndefined();
+    expect(cache.get('basic /v2/book/1?')).toEqual(answer(1));
+    // dropped entries leave the tag index too: invalidating them finds nothing to drop
+    cache.invalidate({ tags: ['book:2'] });
+    expect(cache.size).toBe(3);
+  });
+
+  it('does not keep an answer larger than the whole bound', () => {
+    const cache = new ResponseCache({ maxEntries: 1000, maxBytes: 2000 }, logger);
+    cache.set('basic /v2/book/search?q="x"', { books: 'y'.repeat(3000) }, 'book', [], 60, cache.generation);
+    expect(cache.size).toBe(0);
+  });
+
+  it('serves the answer as sent, with its ETag, and drops answers begun before an invalidation', () => {
+    const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 }, logger);
+    const before = cache.generation;
+    cache.invalidate({ areas: ['movie'] });
+    cache.set('basic /v2/book/1?', { id: '1' }, 'book', ['book:1'], 60, before);
+    expect(cache.size).toBe(0);
+    cache.set('basic /v2/book/1?', { id: '书' }, 'book', ['book:1'], 60, cache.generation);
+    const hit = cache.answer('basic /v2/book/1?');
+    expect(hit?.json).toBe('{"id":"书"}');
+    expect(hit?.bytes.equals(Buffer.from('{"id":"书"}'))).toBe(true);
+    expect(hit?.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+  });
+});
