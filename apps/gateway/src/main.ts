@@ -48,9 +48,9 @@ async function bootstrap(): Promise<void> {
   const nats = await connectNats(config.NATS_URL, `gateway@${hostname()}:${process.pid}`, logger);
 
   const security = securityHeaders({
-    contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], formAction: ["'self'"], styleSrc: ["'unsafe-inline'"], imgSrc: ["'self'", 'data:'],
-      // over plain http (a laptop) upgrading would break the sign-in form's POST
-      upgradeInsecureRequests: config.requireHttps ? [] : null } },
+    // an API answer loads nothing (DECISIONS.md); helmet's defaults add eight directives that only
+    // loosen `default-src 'none'` for HTML, on every answer. The HTML pages set their own policy.
+    contentSecurityPolicy: { useDefaults: false, directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } },
     hsts: config.requireHttps,
     xFrameOptions: { action: 'deny' },
     // the headers OWASP's REST cheat sheet asks of an API, no more: the rest of helmet's set speaks

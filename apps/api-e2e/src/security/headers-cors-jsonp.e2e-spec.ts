@@ -93,8 +93,18 @@ describe('security headers on every kind of answer', () => {
     const page = await get('/auth2/auth', { query: { client_id: Apps.premium.clientId, redirect_uri: Apps.premium.redirectUri, response_type: 'code' } });
     expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(page.headers.get('cache-control')).toBe('no-store');
+    // its own policy: its inline styles and its form posting back, no script, no other origin
+    const directives = page.headers.get('content-security-policy')!.split(/;\s*/);
+    expect(directives).toEqual(expect.arrayContaining(["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "base-uri 'none'"]));
+    expect(directives.filter((d) => d.startsWith('script-src'))).toEqual([]);
     const tokenAnswer = await post('/auth2/token', { form: { grant_type: 'client_credentials', client_id: Apps.premium.clientId, client_secret: Apps.premium.secret } });
     expect(tokenAnswer.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it("API answers load nothing: their CSP is default-src 'none' and frame-ancestors 'none', nothing that loosens it", async () => {
+    for (const res of [await get('/v2/loc/108288'), await get('/v2/loc/108288', { query: { callback: 'cb' } }), await get('/v2/nothing')]) {
+      expect(res.headers.get('content-security-policy')?.split(/;\s*/).sort()).toEqual(["default-src 'none'", "frame-ancestors 'none'"]);
+    }
   });
 
   it('JSON and JSONP answers say exactly what they are', async () => {

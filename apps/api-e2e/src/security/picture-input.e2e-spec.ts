@@ -146,7 +146,9 @@ describe('pictures that lie about their type: the bytes decide', () => {
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/gif');
     expectSecurityHeaders(served.headers);
-    expect(served.headers.get('content-security-policy')).toContain("script-src-attr 'none'");
+    // default-src 'none' with no script-src: no script of any kind runs
+    expect(served.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(served.headers.get('content-security-policy')).not.toContain('script-src');
     expect(served.headers.get('content-disposition')).toBeNull();
   });
 });

@@ -5,7 +5,7 @@ import { ServiceBus } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { registerExtraRoute } from '../endpoints/route-patterns';
-import { renderConsentPage, renderErrorPage } from './consent-page';
+import { renderConsentPage, renderErrorPage, signInPagePolicy } from './consent-page';
 
 registerExtraRoute('GET', '/auth2/auth');
 registerExtraRoute('POST', '/auth2/auth');
@@ -49,6 +49,16 @@ export class Auth2Controller {
     if (this.config.requireHttps && request.protocol !== 'https') throw new ApiError('invalid_request_scheme');
   }
 
+  /** A sign-in page: never cached (it may carry a form's hidden state), under its own CSP. */
+  private async sendPage(reply: FastifyReply, status: number, html: string): Promise<void> {
+    await reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      .header('content-security-policy', signInPagePolicy(this.config.requireHttps))
+      .type('text/html; charset=utf-8')
+      .send(html);
+  }
+
   @Get('auth')
   @ApiExcludeEndpoint()
   async authorizePage(@Query() query: AuthorizeRequest, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
@@ -58,17 +68,14 @@ export class Auth2Controller {
       check = await this.bus.request(IdentityMessages.checkAuthorize, query, { requestId: String(request.id) });
     } catch (err) {
       if (err instanceof ApiError && err.status < 500 && wantsHtml(request)) {
-        await reply.status(err.status).type('text/html; charset=utf-8').send(renderErrorPage('Cannot sign in', `${err.msg} (${err.code})`));
+        await this.sendPage(reply, err.status, renderErrorPage('Cannot sign in', `${err.msg} (${err.code})`));
         return;
       }
       throw err;
     }
     if (check.redirect) return void reply.redirect(check.redirect, 302);
     const params = Object.fromEntries(AUTHORIZE_PARAMS.map((k) => [k, query[k]]));
-    await reply
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(renderConsentPage({ appName: check.app_name, scopes: check.scopes, params }));
+    await this.sendPage(reply, 200, renderConsentPage({ appName: check.app_name, scopes: check.scopes, params }));
   }
 
   @Post('auth')
@@ -83,7 +90,7 @@ export class Auth2Controller {
         const check = await this.bus.request(IdentityMessages.checkAuthorize, body);
         const params = Object.fromEntries(AUTHORIZE_PARAMS.map((k) => [k, body[k]]));
         const message = err.code === 128 ? 'Too many failed sign-ins. Try again later.' : 'Wrong user name or password.';
-        await reply.status(err.status).type('text/html; charset=utf-8').send(renderConsentPage({ appName: check.app_name, scopes: check.scopes, params, error: message }));
+        await this.sendPage(reply, err.status, renderConsentPage({ appName: check.app_name, scopes: check.scopes, params, error: message }));
         return;
       }
       throw err;

@@ -49,3 +49,14 @@ export function renderErrorPage(title: string, message: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
 <body style="font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p></body></html>`;
 }
+
+/**
+ * The Content-Security-Policy of these pages: inline styles and a form posting back to us, nothing
+ * else (API answers carry `default-src 'none'` alone). Over plain http (a laptop) upgrading would
+ * break the form's POST, so the upgrade is asked only where https is required.
+ */
+export function signInPagePolicy(requireHttps: boolean): string {
+  const directives = ["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"];
+  if (requireHttps) directives.push('upgrade-insecure-requests');
+  return directives.join('; ');
+}
