@@ -117,20 +117,10 @@ async function bootstrap(): Promise<void> {
   // the fast path's onRequest hook runs before multipart's: a cached read is answered without
   // multipart's per-request hook (a promise and a 'close' listener, for temp files no GET has)
   if (config.RESPONSE_CACHE_ENABLED) {
-    registerCachedReadFastPath(fastify, {
-      policy: app.get(AccessPolicy),
-      tokens: app.get(TokenVerifier),
-      rateLimits: app.get(RateLimitPolicy),
-      cache: app.get(ResponseCache),
-      lane,
-    });
-    lane?.enable({
-      policy: app.get(AccessPolicy),
-      tokens: app.get(TokenVerifier),
-      rateLimits: app.get(RateLimitPolicy),
-      cache: app.get(ResponseCache),
-      accessLog: logger.isLevelEnabled('info') ? logger : undefined,
-    });
+    // the same rules and cache for both, so the lane answers exactly what the fast path would
+    const cachedReads = { policy: app.get(AccessPolicy), tokens: app.get(TokenVerifier), rateLimits: app.get(RateLimitPolicy), cache: app.get(ResponseCache) };
+    registerCachedReadFastPath(fastify, { ...cachedReads, lane });
+    lane?.enable({ ...cachedReads, accessLog: logger.isLevelEnabled('info') ? logger : undefined });
   }
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
   registerBodyShapeRules(fastify);

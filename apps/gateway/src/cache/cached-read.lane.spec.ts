@@ -13,7 +13,7 @@ import { CachedReadLane, MAX_LEARNT_URL_LENGTH } from './cached-read.lane';
 import { ResponseCache } from './response-cache';
 
 // The lane in front of a stand-in for fastify (which answers "fallback"): what it answers itself,
-// and what it leaves untouched. Through the real stack: apps/api-e2e/src/platform/cached-read-lane.e2e-spec.ts.
+// and what it leaves untouched. Through the real stack: apps/api-e2e/src/book/cached-read-lane.e2e-spec.ts.
 
 const logger = { warn: jest.fn(), info: jest.fn() } as never;
 const BOOK = { id: '42', title: '书' };

@@ -18,4 +18,11 @@ describe('GatewayConfig', () => {
     expect(() => load({ PORT: 'eighty' })).toThrow(/PORT/);
     expect(() => loadConfig(GatewayConfig, {})).toThrow(/PICTURE_SIGNING_KEY/);
   });
+
+  it('bounds the response cache in bytes: 64 MiB by default, at least 1 KiB, a number', () => {
+    expect(load({}).RESPONSE_CACHE_MAX_BYTES).toBe(64 * 1024 * 1024);
+    expect(load({ RESPONSE_CACHE_MAX_BYTES: '1048576' }).RESPONSE_CACHE_MAX_BYTES).toBe(1048576);
+    expect(() => load({ RESPONSE_CACHE_MAX_BYTES: '100' })).toThrow(/RESPONSE_CACHE_MAX_BYTES/);
+    expect(() => load({ RESPONSE_CACHE_MAX_BYTES: 'lots' })).toThrow(/RESPONSE_CACHE_MAX_BYTES/);
+  });
 });
