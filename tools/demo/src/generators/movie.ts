@@ -69,7 +69,8 @@ function celebrities(random: Random, count: number): { records: CatalogueRecord[
  */
 function creditPool(random: Random, people: DemoCelebrity[], index: number, subjects: number): () => DemoCelebrity {
   const centre = Math.floor((index * people.length) / subjects);
-  return () => people[(centre + random.int(-40, 40) + people.length) % people.length];
+  // the window is wider than a small catalogue's whole cast: wrap around from either end
+  return () => people[(((centre + random.int(-40, 40)) % people.length) + people.length) % people.length];
 }
 
 function subject(random: Random, n: number, size: CatalogueSize, people: DemoCelebrity[]): { record: CatalogueRecord; info: DemoSubject } {
@@ -83,6 +84,8 @@ function subject(random: Random, n: number, size: CatalogueSize, people: DemoCel
     return { id: p.id, name: p.name };
   };
   const unique = <T extends { id: string }>(list: T[]) => list.filter((c, i) => list.findIndex((o) => o.id === c.id) === i);
+  // a catalogue without celebrities has subjects without credits
+  const credits = (count: number) => (people.length === 0 ? [] : unique(Array.from({ length: count }, credit)));
   const title = zhTitle(random);
   const english = random.chance(0.6) ? enTitle(random) : '';
   const regions = random.sample(REGIONS, random.int(1, 3));
@@ -99,9 +102,9 @@ function subject(random: Random, n: number, size: CatalogueSize, people: DemoCel
     wish_count: random.int(0, 80000),
     collect_count: random.int(0, 300000),
     subtype,
-    directors: unique(Array.from({ length: random.chance(0.1) ? 2 : 1 }, credit)),
-    casts: unique(Array.from({ length: random.int(2, 7) }, credit)),
-    writers: unique(Array.from({ length: random.int(1, 2) }, credit)),
+    directors: credits(random.chance(0.1) ? 2 : 1),
+    casts: credits(random.int(2, 7)),
+    writers: credits(random.int(1, 2)),
     website: random.chance(0.2) ? `https://www.example.com/films/${id}` : '',
     pubdates,
     mainland_pubdate: mainland,
