@@ -31,7 +31,7 @@ export class GatewayCoreModule {
         useFactory: (bus: ServiceBus, revocations: RevocationList, logger: Logger) =>
           new TokenVerifier(bus, revocations, { issuer: config.TOKEN_ISSUER, audience: config.TOKEN_AUDIENCE }, logger),
       },
-      { provide: ApikeyResolver, inject: [ServiceBus], useFactory: (bus: ServiceBus) => new ApikeyResolver(bus) },
+      { provide: ApikeyResolver, inject: [ServiceBus, RevocationList], useFactory: (bus: ServiceBus, revocations: RevocationList) => new ApikeyResolver(bus, revocations) },
       { provide: RateLimiter, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new RateLimiter(nc) },
       { provide: ResponseCache, inject: [LOGGER], useFactory: (logger: Logger) => new ResponseCache({ maxEntries: config.RESPONSE_CACHE_MAX_ENTRIES, maxBytes: config.RESPONSE_CACHE_MAX_BYTES }, logger) },
       { provide: PictureStore, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new PictureStore(nc) },

@@ -2,8 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { passwordGrant, TokenBody } from '../support/auth';
-import { Apps, PASSWORD, Users } from '../support/fixtures';
+import { clientToken, passwordGrant, TokenBody } from '../support/auth';
+import { Apps, PASSWORD, TestApp, Users } from '../support/fixtures';
 import { expectError, get, post } from '../support/http';
 import { stackInfo } from '../support/stack-info';
 
@@ -122,6 +122,43 @@ describe('revocation (RFC 7009)', () => {
     expectError(await tokenForm({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'grace', password: PASSWORD }), 400, 120);
     const after = await passwordGrant(Users.grace, Apps.premium, undefined, 'a brand new password');
     expect((await get(PICTURE, { token: after.access_token })).status).toBe(404);
+  });
+});
+
+describe('blocking an app (CONTRACT.md section 2: 400/105)', () => {
+  const BOOK = '/v2/book/2100002';
+  const importApp = (blocked: boolean) => {
+    const file = join(stackInfo().dataDir, `app-to-block-${blocked}.ndjson`);
+    const record = { kind: 'app', client_id: 'test-to-block', client_secret: 'test-to-block-secret', name: 'App to block', tier: 'premium', scopes: ['book_basic_r', 'community_basic_note'], redirect_uris: ['http://127.0.0.1:9/callback'], trusted: true, blocked };
+    writeFileSync(file, `${JSON.stringify(record)}\n`);
+    const run = spawnSync(process.execPath, [join(__dirname, '../../../importer/dist/main.js'), file], { env: { ...process.env, NATS_URL: stackInfo().natsUrl }, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+  };
+  const toBlock: TestApp = { clientId: 'test-to-block', secret: 'test-to-block-secret', tier: 'premium', redirectUri: 'http://127.0.0.1:9/callback' };
+
+  it('refuses the tokens it already holds and its apikey at once, and serves them again once unblocked', async () => {
+    importApp(false);
+    const appToken = await clientToken(toBlock);
+    const userToken = (await passwordGrant(Users.dave, toBlock)).access_token;
+    // twice each: the second read of the app token is answered from the response cache
+    for (let i = 0; i < 2; i++) {
+      expect((await get(BOOK, { token: appToken })).status).toBe(200);
+      expect((await get(BOOK, { query: { apikey: 'test-to-block' } })).status).toBe(200);
+    }
+    expect((await get(PICTURE, { token: userToken })).status).toBe(404);
+
+    importApp(true);
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await get(BOOK, { token: appToken }), 400, 105, `GET ${BOOK}`);
+    expectError(await get(BOOK, { query: { apikey: 'test-to-block' } }), 400, 105, `GET ${BOOK}`);
+    expectError(await get(PICTURE, { token: userToken }), 400, 105);
+    expectError(await tokenForm({ grant_type: 'client_credentials', client_id: 'test-to-block', client_secret: 'test-to-block-secret' }), 400, 105);
+
+    importApp(false);
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await get(BOOK, { token: appToken })).status).toBe(200);
+    expect((await get(BOOK, { query: { apikey: 'test-to-block' } })).status).toBe(200);
+    expect((await get(PICTURE, { token: userToken })).status).toBe(404);
   });
 });
 

@@ -1,12 +1,19 @@
 import { ApiError, AppSummary, IdentityMessages } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import { LRUCache } from 'lru-cache';
+import { RevocationList } from './revocation-list';
 
-/** `apikey` → the app behind it (its tier), cached for a minute so a public call costs no extra hop. */
+/**
+ * `apikey` → the app behind it (its tier), cached for a minute so a public call costs no extra
+ * hop; a block takes effect at once through the revocation list that every gateway mirrors.
+ */
 export class ApikeyResolver {
   private readonly cache = new LRUCache<string, AppSummary | 'unknown'>({ max: 10_000, ttl: 60_000 });
 
-  constructor(private readonly bus: ServiceBus) {}
+  constructor(
+    private readonly bus: ServiceBus,
+    private readonly revocations: RevocationList,
+  ) {}
 
   async resolve(apikey: string): Promise<AppSummary> {
     let app = this.cache.get(apikey);
@@ -20,7 +27,7 @@ export class ApikeyResolver {
       this.cache.set(apikey, app, app === 'unknown' ? { ttl: 5000 } : undefined);
     }
     if (app === 'unknown') throw new ApiError('invalid_apikey');
-    if (app.blocked) throw new ApiError('apikey_is_blocked');
+    if (app.blocked || this.revocations.isAppBlocked(apikey)) throw new ApiError('apikey_is_blocked');
     return app;
   }
 }

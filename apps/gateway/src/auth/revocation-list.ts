@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { revocationBucketOptions } from '@plaza/platform';
 
 /**
- * Revoked tokens, mirrored from identity's JetStream KV bucket. The watch replays every live
+ * Revoked tokens and blocked apps, mirrored from identity's JetStream KV bucket. The watch replays every live
  * entry at start and then streams changes, so a revocation reaches every gateway replica within
  * milliseconds and tokens are still checked without a request to identity.
  */
@@ -12,6 +12,8 @@ export class RevocationList {
   private readonly revokedJtis = new Set<string>();
   /** user id → current token epoch; tokens of an older epoch are revoked (password change). */
   private readonly userEpochs = new Map<string, number>();
+  /** client ids of blocked apps: their tokens and apikeys are refused (400/105). */
+  private readonly blockedApps = new Set<string>();
   private synced = false;
   private kv?: KV;
 
@@ -35,6 +37,9 @@ export class RevocationList {
         } else if (kind === 'user') {
           if (deleted) this.userEpochs.delete(id);
           else this.userEpochs.set(id, Number(new TextDecoder().decode(entry.value)));
+        } else if (kind === 'app') {
+          if (deleted) this.blockedApps.delete(id);
+          else this.blockedApps.add(id);
         }
       }
       this.logger.warn('revocation watch ended; restarting');
@@ -54,5 +59,9 @@ export class RevocationList {
       if (epoch !== undefined && (claims.ep ?? 0) < epoch) return true;
     }
     return false;
+  }
+
+  isAppBlocked(clientId: string | undefined): boolean {
+    return clientId !== undefined && this.blockedApps.has(clientId);
   }
 }

@@ -45,7 +45,9 @@ export class TokenVerifier {
    */
   cachedCaller(token: string): Caller | undefined {
     const hit = this.verified.get(token);
-    if (!hit || hit.claims.exp <= Math.floor(Date.now() / 1000) || this.revocations.isRevoked(hit.claims)) return undefined;
+    if (!hit || hit.claims.exp <= Math.floor(Date.now() / 1000) || this.revocations.isRevoked(hit.claims) || this.revocations.isAppBlocked(hit.claims.cid)) {
+      return undefined;
+    }
     return hit.caller;
   }
 
@@ -55,10 +57,12 @@ export class TokenVerifier {
     if (hit) {
       if (hit.claims.exp <= nowSeconds) throw new ApiError('access_token_has_expired');
       if (this.revocations.isRevoked(hit.claims)) throw new ApiError('invalid_access_token', 'revoked');
+      if (this.revocations.isAppBlocked(hit.claims.cid)) throw new ApiError('apikey_is_blocked');
       return hit.caller;
     }
     const claims = await this.verifySignature(token);
     if (this.revocations.isRevoked(claims)) throw new ApiError('invalid_access_token', 'revoked');
+    if (this.revocations.isAppBlocked(claims.cid)) throw new ApiError('apikey_is_blocked');
     const caller: Caller = {
       userId: claims.sub,
       uid: claims.uid,

@@ -58,6 +58,7 @@ export class IdentityImportController {
   }
 
   private async importApp(r: AppImportRecord): Promise<void> {
+    const wasBlocked = (await this.apps.byClientId(r.client_id))?.blocked ?? false;
     await this.apps.upsert({
       _id: r.client_id,
       secret_hash: r.client_secret ? hashClientSecret(r.client_secret) : undefined,
@@ -68,6 +69,7 @@ export class IdentityImportController {
       trusted: r.trusted,
       blocked: r.blocked ?? false,
     });
+    if (r.blocked || wasBlocked) await this.issuer.setAppBlocked(r.client_id, r.blocked ?? false);
   }
 
   private async importFriendship(r: FriendshipImportRecord): Promise<void> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
+import { blockedAppKey, JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
 import { APP_CONFIG, CLOCK, Clock, NATS_CONNECTION, revocationBucketOptions } from '@plaza/platform';
 import { decodeJwt, SignJWT } from 'jose';
 import { Model } from 'mongoose';
@@ -128,5 +128,15 @@ export class TokenIssuer implements OnModuleInit {
   async revokeAllForUser(userId: string, epoch: number): Promise<void> {
     await this.revocations!.put(revokedUserKey(userId), new TextEncoder().encode(String(epoch)));
     await this.refreshTokens.deleteMany({ user_id: userId }).exec();
+  }
+
+  /**
+   * A blocked app's tokens stop working at every gateway (new ones are refused at the token
+   * endpoint); unblocking lets its unexpired tokens work again. The entry outlives every token
+   * issued before the block (the bucket keeps it longer than the longest token lifetime).
+   */
+  async setAppBlocked(clientId: string, blocked: boolean): Promise<void> {
+    if (blocked) await this.revocations!.put(blockedAppKey(clientId), new TextEncoder().encode('blocked'));
+    else await this.revocations!.delete(blockedAppKey(clientId));
   }
 }

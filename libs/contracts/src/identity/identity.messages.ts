@@ -134,10 +134,12 @@ export const IdentityMessages = {
 export const REVOCATION_BUCKET = 'revocations';
 /**
  * Keys in the revocation bucket: `jti.<token id>` revokes one token; `user.<user id>` holds the
- * user's token epoch: tokens carrying an older epoch (`ep`) are revoked (password change).
+ * user's token epoch: tokens carrying an older epoch (`ep`) are revoked (password change);
+ * `app.<client id>` marks a blocked app: its tokens, issued before the block, are refused.
  */
 export const revokedTokenKey = (jti: string) => `jti.${jti}`;
 export const revokedUserKey = (userId: string) => `user.${userId}`;
+export const blockedAppKey = (clientId: string) => `app.${clientId}`;
 
 /** Claims of an access token (a JWT signed by identity). */
 export interface AccessTokenClaims {
