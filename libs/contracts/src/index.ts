@@ -13,6 +13,7 @@ export * from './validation/validation-errors';
 export * from './validation/banned-words';
 export * from './validation/metadata-cache';
 export * from './common/picture';
+export * from './common/path-params';
 export * from './book';
 export * from './movie';
 export * from './note';

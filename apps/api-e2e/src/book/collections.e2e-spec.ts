@@ -164,6 +164,13 @@ describe('GET /v2/book/:id/collection', () => {
     }
   });
 
+  it('treats any privacy but private as public (spec "States and transitions"), however long', async () => {
+    for (const [owner, privacy] of [[crowd(199), 'friends'], [crowd(200), 'x'.repeat(300)]] as const) {
+      expect((await post(path, { token: await tokenFor(owner), form: { status: 'wish', privacy } })).status).toBe(201);
+      expect((await get(path, { query: { user_id: owner.uid } })).body).toMatchObject({ user_id: owner.id, status: 'wish' });
+    }
+  });
+
   it('gives 404/1001 for a private entry to everyone but its owner', async () => {
     expectError(await get(path, { query: { user_id: peer.uid } }), 404, 1001);
     expectError(await get(path, { query: { user_id: peer.id }, token: await tokenFor(collector) }), 404, 1001);
@@ -214,8 +221,10 @@ describe('a user\'s collections and tags', () => {
     expect(bookIds((await get(`/v2/book/user/${tagger.id}/collections`, { token: await tokenFor(peer) })).body)).toEqual(['2200009', '2200007']);
   });
 
-  it('filters by status (doing and done accepted), tag and rating', async () => {
+  it('filters by status (doing and done accepted; all, the default, filters nothing), tag and rating', async () => {
     const token = await tokenFor(tagger);
+    expect(bookIds((await get(path, { token, query: { status: 'all' } })).body)).toEqual(['2200009', '2200008', '2200007']);
+    expectError(await get(path, { token, query: { status: 'any' } }), 400, 1016);
     expect(bookIds((await get(path, { token, query: { status: 'doing' } })).body)).toEqual(['2200008']);
     expect(bookIds((await get(path, { token, query: { status: 'done' } })).body)).toEqual(['2200007']);
     expect(bookIds((await get(path, { token, query: { tag: '科幻' } })).body)).toEqual(['2200007']);

@@ -109,6 +109,11 @@ describe('GET /v2/book/search', () => {
       const big = await get('/v2/book/search', { query: { q: 'bulkvolume', count: 101 } });
       expect(big.body).toMatchObject({ count: 100, total: 120 });
       expect((await get('/v2/book/search', { query: { q: 'bulkvolume', count: 0 } })).body).toEqual({ start: 0, count: 0, total: 120, books: [] });
+      // any non-negative integer, however long: a count is cut, a start past the end gives an empty page
+      expect((await get('/v2/book/search', { query: { q: 'bulkvolume', count: '100000000000000000000' } })).body).toMatchObject({ count: 100, total: 120 });
+      const far = await get('/v2/book/search', { query: { q: 'bulkvolume', start: '100000000000000000000' } });
+      expect(far.status).toBe(200);
+      expect(far.body).toMatchObject({ count: 0, total: 120, books: [] });
     });
 
     it('ranks equally relevant books by popularity, and pages without overlap', async () => {

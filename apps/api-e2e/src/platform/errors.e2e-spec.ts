@@ -1,3 +1,5 @@
+import { tokenFor } from '../support/auth';
+import { Users } from '../support/fixtures';
 import { expectError, get, post, api } from '../support/http';
 
 describe('errors and routing (spec "Errors", CONTRACT.md section 4)', () => {
@@ -8,6 +10,26 @@ describe('errors and routing (spec "Errors", CONTRACT.md section 4)', () => {
   it('applies the wildcard rules: :id is digits only', async () => {
     expectError(await get('/v2/book/abc'), 404, 1001, 'GET /v2/book/abc');
     expectError(await get('/v2/movie/subject/12x'), 404, 1001);
+  });
+
+  it('answers a long but well-formed id or name (up to 200 characters) like any that is not there', async () => {
+    const token = await tokenFor(Users.alice);
+    const longId = '9'.repeat(200);
+    const pairs = [
+      [`/v2/book/${longId}`, '/v2/book/99999999'],
+      [`/v2/book/${longId}/collection`, '/v2/book/99999999/collection'],
+      [`/v2/movie/subject/${longId}`, '/v2/movie/subject/99999999'],
+      [`/v2/movie/celebrity/${longId}`, '/v2/movie/celebrity/99999999'],
+      [`/v2/event/${longId}`, '/v2/event/99999999'],
+      [`/v2/note/${longId}`, '/v2/note/99999999'],
+      [`/v2/book/user/${'u'.repeat(200)}/collections`, '/v2/book/user/nobody_here/collections'],
+    ];
+    for (const [long, short] of pairs) {
+      const [a, b] = await Promise.all([get(long, { token }), get(short, { token })]);
+      expect(b.status).toBeGreaterThanOrEqual(400);
+      expect(b.body.code).not.toBe(1016);
+      expect({ path: long, status: a.status, code: a.body.code }).toEqual({ path: long, status: b.status, code: b.body.code });
+    }
   });
 
   it('answers a known path under another method with 400/1014', async () => {

@@ -112,7 +112,7 @@ export class CollectionsService {
     const { total, items } = await this.collections.listByUser(
       user.id,
       {
-        status: query.status ? toCollectionStatus(query.status) : undefined,
+        status: query.status && query.status !== 'all' ? toCollectionStatus(query.status) : undefined,
         tag: query.tag !== undefined ? query.tag.normalize('NFKC').trim() : undefined,
         from: query.from ? parseRfc3339(query.from) : undefined,
         to: query.to ? parseRfc3339(query.to) : undefined,

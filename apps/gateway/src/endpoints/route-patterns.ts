@@ -1,4 +1,5 @@
 import { ENDPOINT_LIST, HttpMethod } from './endpoint-table';
+import { MAX_PATH_PARAM_LENGTH } from '@plaza/contracts';
 
 /** The spec's wildcards (convention 3): `:id` digits only, `:name` digits, letters and `-_.`. */
 // ASCII classes, not `\d`: the OpenAPI document publishes these, and other regex engines (Python's,
@@ -10,7 +11,7 @@ export const WILDCARDS: Record<string, string> = {
 };
 
 /** The longest path parameter the router matches (fastify `maxParamLength`); a longer one matches no route. */
-export const MAX_PARAM_LENGTH = 200;
+export const MAX_PARAM_LENGTH = MAX_PATH_PARAM_LENGTH;
 
 const wildcardOf = (param: string) => WILDCARDS[param] ?? WILDCARDS.id;
 

@@ -21,6 +21,9 @@ describe('query parameters (CONTRACT.md section 4)', () => {
     expect(readPaging(req({ start: '5', count: '1000' }), paging)).toEqual({ start: 5, count: 100 });
     expect(readPaging(req({ start: '', count: '' }), paging)).toEqual({ start: 0, count: 20 });
     expect(readPaging(req({ count: '0' }), paging)).toEqual({ start: 0, count: 0 });
+    // any number of digits is a non-negative integer
+    expect(readPaging(req({ start: '0000000000007', count: '10000000000000000000000' }), paging)).toEqual({ start: 7, count: 100 });
+    expect(readPaging(req({ start: '9'.repeat(400) }), paging)).toEqual({ start: 999_999_999, count: 20 });
   });
 
   it.each([['-1'], ['1.5'], ['abc'], ['1e3'], [' 2']])('rejects start=%s with 1016', (start) => {

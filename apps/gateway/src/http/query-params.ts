@@ -3,7 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import type { Paging } from '../endpoints/endpoint-table';
 
 export const CALLBACK = /^[A-Za-z0-9_]{1,50}$/;
-/** `start` and `count` are at most 9 digits. */
+/**
+ * Any non-negative integer is a valid `start` or `count` (CONTRACT.md section 4); larger values
+ * than this are read as this (a `count` is then cut to the endpoint's maximum, a `start` is past
+ * the end of every list).
+ */
 export const MAX_PAGING_VALUE = 999_999_999;
 
 export type CallbackParam = { kind: 'none' } | { kind: 'valid'; name: string } | { kind: 'invalid' };
@@ -18,8 +22,8 @@ export function readCallback(request: FastifyRequest): CallbackParam {
 
 function nonNegativeInt(value: unknown, name: string): number | undefined {
   if (value === undefined || value === '') return undefined;
-  if (typeof value !== 'string' || !/^[0-9]{1,9}$/.test(value)) throw new ApiError('invalid_args', `${name} must be a non-negative integer`);
-  return Number(value);
+  if (typeof value !== 'string' || !/^[0-9]+$/.test(value)) throw new ApiError('invalid_args', `${name} must be a non-negative integer`);
+  return Math.min(Number(value), MAX_PAGING_VALUE);
 }
 
 /** start/count per the endpoint's rule: invalid → 400/1016, over-large count cut to the maximum. */

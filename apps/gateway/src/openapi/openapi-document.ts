@@ -117,8 +117,8 @@ function parameters(binding: OperationBinding): ParameterObject[] {
 
   if (row?.paging) {
     const { defaultCount, maxCount } = row.paging;
-    query('start', { type: 'integer', minimum: 0, maximum: MAX_PAGING_VALUE, default: 0 }, 'offset of the first element');
-    query('count', { type: 'integer', minimum: 0, maximum: MAX_PAGING_VALUE, default: defaultCount },
+    query('start', { type: 'integer', minimum: 0, default: 0 }, `offset of the first element (a larger value than ${MAX_PAGING_VALUE} is read as ${MAX_PAGING_VALUE})`);
+    query('count', { type: 'integer', minimum: 0, default: defaultCount },
       `number of elements; at most ${maxCount} are returned (a larger value is cut to ${maxCount})`);
   }
   for (const dto of binding.queryDtos) {

@@ -2,6 +2,7 @@ import { IsDefined, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Matches, Max,
 import { NoBannedWords } from '../validation/banned-words';
 import { ToOptionalInt, withError } from '../validation/validation-errors';
 import { EmptyAsAbsent, IsRfc3339Timestamp, IsTagList, MinTrimmedLength } from './book-validators';
+import { PATH_ID } from '../common/path-params';
 
 /**
  * HTTP input of the book area. The gateway validates these at the edge (query DTOs through the
@@ -36,7 +37,6 @@ export const BookLimits = {
   reviewMinContent: 151,
   reviewMaxContent: 100_000,
   reviewTitle: 100,
-  privacy: 20,
 } as const;
 
 // ---- queries ----
@@ -47,7 +47,8 @@ export class BookSearchQuery {
 }
 
 export class UserCollectionsQuery {
-  @IsOptional() @IsIn(CollectionStatusInputs) status?: string;
+  /** The spec's default, `all`, may also be sent: every status. */
+  @IsOptional() @IsIn([...CollectionStatusInputs, 'all']) status?: string;
   @IsOptional() @IsString() @MaxLength(100) tag?: string;
   @IsOptional() @IsRfc3339Timestamp() from?: string;
   @IsOptional() @IsRfc3339Timestamp() to?: string;
@@ -81,7 +82,8 @@ export class CollectionInput {
   @IsNotEmpty() @IsIn(CollectionStatusInputs) status!: string;
   @IsOptional() @IsString() @IsTagList() @NoBannedWords() tags?: string;
   @IsOptional() @IsString() @MaxLength(BookLimits.comment, withError('comment_too_long')) @NoBannedWords() comment?: string;
-  @IsOptional() @IsString() @MaxLength(BookLimits.privacy) privacy?: string;
+  /** Only `private` (isPrivate) makes the item owner-only; any other value, however long, is public. */
+  @IsOptional() @IsString() privacy?: string;
   @ToOptionalInt() @IsOptional() @IsInt() @Min(1) @Max(5) rating?: number;
 }
 
@@ -102,7 +104,8 @@ export class AnnotationInput {
   page?: number;
 
   @EmptyAsAbsent() @IsOptional() @IsString() @MaxLength(BookLimits.chapter, withError('chapter_too_long')) @NoBannedWords() chapter?: string;
-  @IsOptional() @IsString() @MaxLength(BookLimits.privacy) privacy?: string;
+  /** Only `private` (isPrivate) makes the item owner-only; any other value, however long, is public. */
+  @IsOptional() @IsString() privacy?: string;
 }
 
 /** PUT /v2/book/review/:id. */
@@ -126,5 +129,5 @@ export class ReviewUpdateInput {
 
 /** POST /v2/book/reviews. */
 export class ReviewCreateInput extends ReviewUpdateInput {
-  @IsNotEmpty() @IsString() @Matches(/^\d{1,18}$/) book!: string;
+  @IsNotEmpty() @IsString() @Matches(PATH_ID) book!: string;
 }

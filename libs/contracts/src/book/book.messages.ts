@@ -9,11 +9,12 @@ import {
   ReviewCreateInput, ReviewUpdateInput, UserCollectionsQuery,
 } from './book.inputs';
 import { Annotation, AnnotationList, Book, BookList, Collection, CollectionList, Review, TagList } from './book.types';
+import { PATH_ID, PATH_NAME } from '../common/path-params';
 
 /** Path ids are digits (the gateway's wildcard rule); the service checks again. */
-const ID = /^\d{1,30}$/;
+const ID = PATH_ID;
 /** A user as `:name` gives it: uid or numeric id. */
-const USER_REF = /^[A-Za-z0-9_.-]{1,100}$/;
+const USER_REF = PATH_NAME;
 
 class WithCaller {
   @ValidateNested() @Type(() => Caller) caller!: Caller;

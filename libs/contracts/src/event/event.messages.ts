@@ -5,9 +5,10 @@ import { Caller } from '../messaging/caller';
 import { defineMessage } from '../messaging/define-message';
 import { EventListQuery, ParticipateBody, UserEventsQuery } from './event.dto';
 import { EventList, EventUserList, EventView, LocList, LocView } from './event.shapes';
+import { PATH_ID } from '../common/path-params';
 
 /** Path ids: digits (the route already says so); long ones are simply not found. */
-const DIGITS = /^\d{1,64}$/;
+const DIGITS = PATH_ID;
 
 /** One event, as seen by the caller (a private event exists only for its owner and participants). */
 export class EventRequest {

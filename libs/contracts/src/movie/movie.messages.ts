@@ -6,6 +6,7 @@ import {
   CelebrityPhotosPage, CelebrityWorksPage, MovieCelebrity, MovieListResponse, MovieSearchPage, MovieSubject,
   SubjectCommentsPage, SubjectPhotosPage, SubjectReviewsPage,
 } from './movie.shapes';
+import { PATH_ID } from '../common/path-params';
 
 /** A query parameter sent empty (`city=`) or blank counts as absent. */
 function EmptyAsAbsent(): PropertyDecorator {
@@ -34,7 +35,7 @@ export class InTheatersQuery {
 // ---- messages ----
 
 /** Path ids are digits (the gateway's `:id` rule); a long one simply names nothing. */
-const ID = /^\d+$/;
+const ID = PATH_ID;
 
 export class MovieSubjectRequest {
   @Matches(ID) @MaxLength(200) id!: string;

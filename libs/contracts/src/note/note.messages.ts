@@ -5,6 +5,7 @@ import { SimpleUser } from '../common/user';
 import { Caller } from '../messaging/caller';
 import { defineMessage } from '../messaging/define-message';
 import { NoteCommentInput, NoteFormat, NoteFormats, NoteInput, NotePictureUploads, NotePicturesInput, NotePrivacy } from './note.dto';
+import { PATH_ID } from '../common/path-params';
 
 /** A note as the API shows it (spec "Note (diary)", plus its author as a Simple User). */
 export interface Note {
@@ -40,7 +41,7 @@ export interface NoteComment {
 export type NoteList = ListEnvelope<'notes', Note>;
 export type NoteCommentList = ListEnvelope<'comments', NoteComment>;
 
-const ID = /^\d{1,20}$/;
+const ID = PATH_ID;
 
 /** Every note message names its caller: visibility and ownership depend on who asks. */
 class CallerRequest {
