@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { clientToken, tokenFor } from '../support/auth';
 import { Apps, PASSWORD, Users } from '../support/fixtures';
 import { ExtraGateway, startGateway } from '../support/gateways';
@@ -19,9 +20,11 @@ describe('https required (REQUIRE_HTTPS=true)', () => {
   let appToken: string;
 
   beforeAll(async () => {
+    // limits of their own, as high as the shared stack's: other suites' anonymous calls count elsewhere
+    const limits = { RATE_LIMIT_NAMESPACE: `https-${randomUUID().slice(0, 8)}`, RATE_LIMIT_ANON_PER_HOUR: '1000000', RATE_LIMIT_APIKEY_PER_HOUR: '1000000' };
     [direct, proxied] = await Promise.all([
-      startGateway({ REQUIRE_HTTPS: 'true' }),
-      startGateway({ REQUIRE_HTTPS: 'true', TRUST_PROXY: 'true' }),
+      startGateway({ ...limits, REQUIRE_HTTPS: 'true' }),
+      startGateway({ ...limits, REQUIRE_HTTPS: 'true', TRUST_PROXY: 'true' }),
     ]);
     [token, appToken] = await Promise.all([tokenFor(Users.alice), clientToken(Apps.premium)]);
   }, 60_000);
