@@ -19,6 +19,8 @@ export async function importFile(path: string, bus: ServiceBus, onProgress: (tex
   const { lines, problems } = await readRecords(path);
   const loaded: Record<string, number> = {};
   const byService = new Map<ServiceName, ImportLine[]>();
+  // every kind the file has gets its count, 0 when all its lines failed
+  for (const line of lines) loaded[line.kind] = 0;
   for (const line of inImportOrder(lines)) {
     const service = ImportKindOwners[line.kind as ImportKind];
     if (!byService.has(service)) byService.set(service, []);
@@ -33,10 +35,10 @@ export async function importFile(path: string, bus: ServiceBus, onProgress: (tex
       while (i < ordered.length && ordered[i].kind === kind && batch.length < BATCH_SIZE) batch.push(ordered[i++]);
       const { results } = await bus.request(importBatchMessage(ImportKindOwners[kind]), { lines: batch }, { timeout: 120_000 });
       for (const r of results) {
-        if (r.ok) loaded[kind] = (loaded[kind] ?? 0) + 1;
+        if (r.ok) loaded[kind] += 1;
         else problems.push({ line: r.line, error: `${kind}: ${r.error ?? 'rejected'}` });
       }
-      onProgress(`${kind}: ${loaded[kind] ?? 0}`);
+      onProgress(`${kind}: ${loaded[kind]}`);
     }
   };
   await load(byService.get('identity') ?? []);

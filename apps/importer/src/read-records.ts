@@ -36,7 +36,8 @@ export async function readRecords(path: string): Promise<ParsedFile> {
       continue;
     }
     const { kind, ...record } = value as Record<string, unknown>;
-    if (typeof kind !== 'string' || !(kind in ImportKindOwners)) {
+    // an own key only: `constructor` or `__proto__` is no kind, though `in` finds them on every object
+    if (typeof kind !== 'string' || !Object.prototype.hasOwnProperty.call(ImportKindOwners, kind)) {
       problems.push({ line: n, error: `unknown kind ${JSON.stringify(kind)}` });
       continue;
     }

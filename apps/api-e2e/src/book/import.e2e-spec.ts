@@ -79,6 +79,19 @@ describe('import of book and series records (CONTRACT.md section 6)', () => {
     expect(result.output).toMatch(/line 3/);
     expect(result.output).toMatch(/line 4/);
     expect(result.output).toMatch(/line 5/);
+    // a count per kind, 0 for a kind whose every line failed
+    expect(result.output).toMatch(/^book\t1$/m);
+    expect(result.output).toMatch(/^series\t0$/m);
+  });
+
+  it('reports a kind that names a built-in property of objects as unknown, and loads the rest', async () => {
+    const result = importRecords([{ kind: 'constructor', id: '1' }, { kind: '__proto__', id: '2' }, { kind: 'toString' }, book({ id: '2500006', isbn13: '' })]);
+    expect(result.status).toBe(1);
+    expect(result.output).toMatch(/line 1: unknown kind "constructor"/);
+    expect(result.output).toMatch(/line 2: unknown kind "__proto__"/);
+    expect(result.output).toMatch(/line 3: unknown kind "toString"/);
+    expect(result.output).toMatch(/^book\t1$/m);
+    expect((await get('/v2/book/2500006')).status).toBe(200);
   });
 
   it('loaded the good line of that file', async () => {

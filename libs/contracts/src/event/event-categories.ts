@@ -42,7 +42,8 @@ export function parseEventCategory(value: unknown): EventCategory | undefined {
   const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim().toLowerCase() : undefined;
   if (text === undefined) return undefined;
   if (text === 'others') return 'others';
-  if (text in EventCategoryNumbers) return text as TypedEventCategory;
+  // an own key only: `in` also finds `constructor` and `__proto__`
+  if (Object.prototype.hasOwnProperty.call(EventCategoryNumbers, text)) return text as TypedEventCategory;
   return byNumber.get(text);
 }
 

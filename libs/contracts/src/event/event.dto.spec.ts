@@ -20,7 +20,7 @@ describe('parseEventCategory', () => {
     expect(parseEventCategory(value)).toBe(expected);
   });
 
-  it.each([[9], ['19'], ['all'], ['concert'], [''], [null], [undefined], [10.5]])('%j is no category', (value) => {
+  it.each([[9], ['19'], ['all'], ['concert'], [''], [null], [undefined], [10.5], ['constructor'], ['__proto__'], ['toString']])('%j is no category', (value) => {
     expect(parseEventCategory(value)).toBeUndefined();
   });
 
