@@ -115,6 +115,14 @@ describe('annotation privacy and ownership', () => {
     privateId = secret.body.id;
   });
 
+  it('treats any privacy but private as public (spec "States and transitions"), however long', async () => {
+    const other = await create('2300003', { content: `另一条公开的批注 ${CONTENT}`, page: 7, privacy: 'x'.repeat(300) });
+    expect(other.status).toBe(201);
+    expect(other.body.privacy).toBe(1);
+    expect((await get(`/v2/book/annotation/${other.body.id}`)).body.id).toBe(other.body.id);
+    expect((await del(`/v2/book/annotation/${other.body.id}`, { token: await tokenFor(annotator) })).status).toBe(204);
+  });
+
   it('shows a public annotation to anyone, and a private one to its author only (others get 404/1001)', async () => {
     expect((await get(`/v2/book/annotation/${publicId}`)).body.id).toBe(publicId);
     expect((await get(`/v2/book/annotation/${privateId}`, { token: await tokenFor(annotator) })).body.privacy).toBe(2);

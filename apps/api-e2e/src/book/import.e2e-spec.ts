@@ -1,24 +1,7 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { tokenFor } from '../support/auth';
 import { get, post } from '../support/http';
-import { stackInfo } from '../support/stack-info';
+import { importRecords } from '../support/import';
 import { BookUsers } from './book-support';
-
-const root = join(__dirname, '..', '..', '..', '..');
-
-/** Runs `npm run import -- FILE` against the test stack. */
-function importRecords(records: object[]): { status: number | null; output: string } {
-  const file = join(mkdtempSync(join(tmpdir(), 'book-import-')), 'records.ndjson');
-  writeFileSync(file, `${records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`);
-  const result = spawnSync(process.execPath, [join(root, 'apps/importer/dist/main.js'), file], {
-    env: { ...process.env, NATS_URL: stackInfo().natsUrl },
-    encoding: 'utf8',
-  });
-  return { status: result.status, output: `${result.stdout}${result.stderr}` };
-}
 
 const book = (overrides: object = {}) => ({
   kind: 'book',

@@ -60,8 +60,10 @@ describe('POST /v2/book/reviews', () => {
     expect(await rating('2400003')).toEqual({ max: 10, numRaters: 4, average: '5.0', min: 0 });
   });
 
-  it('answers 404/6000 for a missing book', async () => {
-    expectError(await post('/v2/book/reviews', { token: await tokenFor(reviewer), form: { book: MISSING_BOOK, title: 't', content: LONG } }), 404, 6000);
+  it('answers 404/6000 for a missing book, however long its id', async () => {
+    for (const book of [MISSING_BOOK, '9'.repeat(200)]) {
+      expectError(await post('/v2/book/reviews', { token: await tokenFor(reviewer), form: { book, title: 't', content: LONG } }), 404, 6000);
+    }
   });
 
   it('needs a logged-in user and the scope service_basic_common', async () => {

@@ -1,30 +1,11 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from '../support/http';
-import { stackInfo } from '../support/stack-info';
+import { ImportRun, importFile, importRecords } from '../support/import';
 import { asTier, Celebrities, Subjects } from './movie-fixtures';
 
 const root = join(__dirname, '..', '..', '..', '..');
 
-/** Loads records through the real importer (`npm run import -- FILE`), as an operator would. */
-function runImport(records: Array<object | string>): { status: number | null; stdout: string; stderr: string } {
-  const file = join(mkdtempSync(join(tmpdir(), 'movie-import-')), 'records.ndjson');
-  writeFileSync(file, `${records.map((r) => (typeof r === 'string' ? r : JSON.stringify(r))).join('\n')}\n`);
-  return importFile(file);
-}
-
-function importFile(file: string) {
-  const result = spawnSync(process.execPath, [join(root, 'apps/importer/dist/main.js'), file], {
-    env: { ...process.env, NATS_URL: stackInfo().natsUrl },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
-function expectLoaded(result: ReturnType<typeof runImport>): void {
+function expectLoaded(result: ImportRun): void {
   expect({ status: result.status, stderr: result.stderr }).toEqual({ status: 0, stderr: '' });
 }
 
@@ -39,7 +20,7 @@ const RUN = String(Date.now()).slice(-5);
 const id = (prefix: string, n: number) => `${prefix}${RUN}${n}`;
 describe('movie import (CONTRACT.md sections 6 and 7)', () => {
   it('reports each bad line with its number and reason, and still loads the good ones', async () => {
-    const result = runImport([
+    const result = importRecords([
       { kind: 'movie', id: id('269', 1), title: '导入测试' },
       { kind: 'movie', id: id('269', 2) },
       { kind: 'movie_review', id: id('289', 1), subject_id: id('269', 1), title: '评', summary: '好', created_at: at(1), author_id: '3999' },
@@ -89,7 +70,7 @@ describe('movie import (CONTRACT.md sections 6 and 7)', () => {
   }, 120_000);
 
   it('keeps views, works and lists in step with every import, and drops cached answers', async () => {
-    expectLoaded(runImport([
+    expectLoaded(importRecords([
       { kind: 'celebrity', id: id('139', 1), name: '导入影人' },
       { kind: 'movie', id: id('269', 10), title: '旧片名', year: '2022', directors: [{ id: id('139', 1), name: '导入影人' }] },
     ]));
@@ -97,13 +78,13 @@ describe('movie import (CONTRACT.md sections 6 and 7)', () => {
     expect((await get(`/v2/movie/celebrity/${id('139', 1)}`)).body.works.map((w: any) => w.title)).toEqual(['旧片名']);
 
     // a changed title and role: the cached subject is dropped, the work follows
-    expectLoaded(runImport([{ kind: 'movie', id: id('269', 10), title: '新片名', year: '2022', writers: [{ id: id('139', 1), name: '导入影人' }] }]));
+    expectLoaded(importRecords([{ kind: 'movie', id: id('269', 10), title: '新片名', year: '2022', writers: [{ id: id('139', 1), name: '导入影人' }] }]));
     expect((await subject(id('269', 10), 'basic')).body.title).toBe('新片名');
     const works = (await get(`/v2/movie/celebrity/${id('139', 1)}/works`, asTier('advance'))).body;
     expect(works.works.map((w: any) => [w.roles, w.subject.title])).toEqual([[['编剧'], '新片名']]);
 
     // no longer credited: the work is gone
-    expectLoaded(runImport([{ kind: 'movie', id: id('269', 10), title: '新片名', year: '2022' }]));
+    expectLoaded(importRecords([{ kind: 'movie', id: id('269', 10), title: '新片名', year: '2022' }]));
     expect((await get(`/v2/movie/celebrity/${id('139', 1)}/works`, asTier('advance'))).body).toMatchObject({ total: 0, works: [] });
 
     // a list shows the subject's new Simple Subject (a city no other test uses)
@@ -111,28 +92,28 @@ describe('movie import (CONTRACT.md sections 6 and 7)', () => {
     const others = (locs.locs as Array<{ id: string; name: string; habitable: string }>).filter((l) => l.habitable === 'yes' && !['108288', '108296'].includes(l.id));
     if (others.length < 2) return; // the event fixtures hold no spare city
     const city = others[others.length - 1];
-    expectLoaded(runImport([{ kind: 'movie_list', name: 'in_theaters', city: city.id, title: '导入城市', subjects: [{ subject_id: id('269', 10) }] }]));
+    expectLoaded(importRecords([{ kind: 'movie_list', name: 'in_theaters', city: city.id, title: '导入城市', subjects: [{ subject_id: id('269', 10) }] }]));
     expect((await get('/v2/movie/in_theaters', { query: { city: city.name } })).body).toMatchObject({ title: '导入城市', total: 1, subjects: [{ title: '新片名' }] });
-    expectLoaded(runImport([{ kind: 'movie', id: id('269', 10), title: '第三个片名', year: '2022' }]));
+    expectLoaded(importRecords([{ kind: 'movie', id: id('269', 10), title: '第三个片名', year: '2022' }]));
     expect((await get('/v2/movie/in_theaters', { query: { city: city.name } })).body.subjects.map((s: any) => s.title)).toEqual(['第三个片名']);
   }, 120_000);
 
   it('keeps an album in time order as photos arrive, and moves a photo to its new subject', async () => {
     const photo = (photoId: string, subjectId: string, second: number) => ({ kind: 'movie_photo', id: photoId, subject_id: subjectId, created_at: at(second), author_id: '3002' });
-    expectLoaded(runImport([
+    expectLoaded(importRecords([
       { kind: 'movie', id: id('269', 20), title: '相册一' }, { kind: 'movie', id: id('269', 21), title: '相册二' },
       photo(id('279', 21), id('269', 20), 1), photo(id('279', 23), id('269', 20), 3),
     ]));
     const album = async (subjectId: string) => (await get(`/v2/movie/subject/${subjectId}/photos`, asTier('advance'))).body.photos.map((p: any) => [p.id, p.position, p.prev_photo, p.next_photo, p.photos_count]);
     expect(await album(id('269', 20))).toEqual([[id('279', 21), 1, '', id('279', 23), 2], [id('279', 23), 2, id('279', 21), '', 2]]);
 
-    expectLoaded(runImport([photo(id('279', 22), id('269', 20), 2)]));
+    expectLoaded(importRecords([photo(id('279', 22), id('269', 20), 2)]));
     expect(await album(id('269', 20))).toEqual([
       [id('279', 21), 1, '', id('279', 22), 3], [id('279', 22), 2, id('279', 21), id('279', 23), 3], [id('279', 23), 3, id('279', 22), '', 3],
     ]);
     expect((await subject(id('269', 20))).body.photos.map((p: any) => [p.id, p.position, p.photos_count])).toEqual([[id('279', 21), 1, 3], [id('279', 22), 2, 3], [id('279', 23), 3, 3]]);
 
-    expectLoaded(runImport([photo(id('279', 23), id('269', 21), 3)]));
+    expectLoaded(importRecords([photo(id('279', 23), id('269', 21), 3)]));
     expect(await album(id('269', 20))).toEqual([[id('279', 21), 1, '', id('279', 22), 2], [id('279', 22), 2, id('279', 21), '', 2]]);
     expect(await album(id('269', 21))).toEqual([[id('279', 23), 1, '', '', 1]]);
     expect((await subject(id('269', 21))).body.photos.map((p: any) => [p.id, p.subject_id, p.album_title])).toEqual([[id('279', 23), id('269', 21), '相册二的剧照']]);
@@ -141,18 +122,18 @@ describe('movie import (CONTRACT.md sections 6 and 7)', () => {
   it('orders reviews by usefulness as they change, and counts comments as they arrive', async () => {
     const review = (reviewId: string, useful: number, day: number) => ({ kind: 'movie_review', id: reviewId, subject_id: id('269', 30), title: `评论${reviewId}`, summary: '摘要', created_at: `2022-07-${day} 08:00:00`, author_id: '3001', useful_count: useful });
     const comment = (commentId: string, day: number) => ({ kind: 'movie_comment', id: commentId, subject_id: id('269', 30), content: `短评${commentId}`, created_at: `2022-07-${day} 08:00:00`, author_id: '3003' });
-    expectLoaded(runImport([{ kind: 'movie', id: id('269', 30), title: '评论测试' }, review(id('289', 31), 5, 10), comment(id('299', 31), 10)]));
+    expectLoaded(importRecords([{ kind: 'movie', id: id('269', 30), title: '评论测试' }, review(id('289', 31), 5, 10), comment(id('299', 31), 10)]));
     let body = (await subject(id('269', 30))).body;
     expect({ reviews: body.popular_reviews.map((r: any) => r.id), reviews_count: body.reviews_count, comments_count: body.comments_count })
       .toEqual({ reviews: [id('289', 31)], reviews_count: 1, comments_count: 1 });
 
-    expectLoaded(runImport([review(id('289', 32), 50, 11), comment(id('299', 32), 11)]));
+    expectLoaded(importRecords([review(id('289', 32), 50, 11), comment(id('299', 32), 11)]));
     body = (await subject(id('269', 30))).body;
     expect({ reviews: body.popular_reviews.map((r: any) => r.id), reviews_count: body.reviews_count, comments_count: body.comments_count })
       .toEqual({ reviews: [id('289', 32), id('289', 31)], reviews_count: 2, comments_count: 2 });
     expect((await get(`/v2/movie/subject/${id('269', 30)}/comments`, asTier('advance'))).body.comments.map((c: any) => c.id)).toEqual([id('299', 32), id('299', 31)]);
 
-    expectLoaded(runImport([review(id('289', 31), 100, 10)]));
+    expectLoaded(importRecords([review(id('289', 31), 100, 10)]));
     expect((await subject(id('269', 30))).body.popular_reviews.map((r: any) => [r.id, r.useful_count])).toEqual([[id('289', 31), 100], [id('289', 32), 50]]);
     expect((await get(`/v2/movie/subject/${id('269', 30)}/reviews`, asTier('advance'))).body.reviews.map((r: any) => r.id)).toEqual([id('289', 31), id('289', 32)]);
   }, 120_000);

@@ -1,11 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { clientToken, passwordGrant, TokenBody } from '../support/auth';
 import { Apps, PASSWORD, TestApp, Users } from '../support/fixtures';
 import { expectError, get, post } from '../support/http';
-import { stackInfo } from '../support/stack-info';
+import { importRecords } from '../support/import';
 
 const PICTURE = '/v2/picture/note-0123456789abcdef0123456789abcdef.jpg';
 const tokenForm = (form: Record<string, string | undefined>) => post<TokenBody & { error?: string }>('/auth2/token', { form });
@@ -112,10 +109,7 @@ describe('revocation (RFC 7009)', () => {
   it("revokes every token of a user whose password changes", async () => {
     const before = await passwordGrant(Users.grace);
     expect((await get(PICTURE, { token: before.access_token })).status).toBe(404);
-    const file = join(stackInfo().dataDir, 'grace-new-password.ndjson');
-    writeFileSync(file, `${JSON.stringify({ kind: 'user', id: Users.grace.id, uid: 'grace', name: 'Grace', password: 'a brand new password' })}\n`);
-    const run = spawnSync(process.execPath, [join(__dirname, '../../../importer/dist/main.js'), file], { env: { ...process.env, NATS_URL: stackInfo().natsUrl }, encoding: 'utf8' });
-    expect(run.status).toBe(0);
+    expect(importRecords([{ kind: 'user', id: Users.grace.id, uid: 'grace', name: 'Grace', password: 'a brand new password' }]).status).toBe(0);
     await new Promise((r) => setTimeout(r, 200));
     expectError(await get(PICTURE, { token: before.access_token }), 401, 103);
     expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: before.refresh_token }), 400, 119);
@@ -128,11 +122,8 @@ describe('revocation (RFC 7009)', () => {
 describe('blocking an app (CONTRACT.md section 2: 400/105)', () => {
   const BOOK = '/v2/book/2100002';
   const importApp = (blocked: boolean) => {
-    const file = join(stackInfo().dataDir, `app-to-block-${blocked}.ndjson`);
     const record = { kind: 'app', client_id: 'test-to-block', client_secret: 'test-to-block-secret', name: 'App to block', tier: 'premium', scopes: ['book_basic_r', 'community_basic_note'], redirect_uris: ['http://127.0.0.1:9/callback'], trusted: true, blocked };
-    writeFileSync(file, `${JSON.stringify(record)}\n`);
-    const run = spawnSync(process.execPath, [join(__dirname, '../../../importer/dist/main.js'), file], { env: { ...process.env, NATS_URL: stackInfo().natsUrl }, encoding: 'utf8' });
-    expect(run.status).toBe(0);
+    expect(importRecords([record]).status).toBe(0);
   };
   const toBlock: TestApp = { clientId: 'test-to-block', secret: 'test-to-block-secret', tier: 'premium', redirectUri: 'http://127.0.0.1:9/callback' };
 

@@ -1,12 +1,10 @@
 import { Stack } from '@plaza/stack';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CROWD_SIZE, crowd, PASSWORD } from './fixtures';
+import { importFile } from './import';
 import { STACK_INFO_ENV } from './stack-info';
-
-const root = join(__dirname, '..', '..', '..', '..');
 
 /** Settings of the shared test stack: limits high enough that suites never throttle each other. */
 export const E2E_ENV: Record<string, string> = {
@@ -20,12 +18,10 @@ export const E2E_ENV: Record<string, string> = {
   BANNED_WORDS_FILE: join(__dirname, '..', '..', 'fixtures', 'banned-words.txt'),
 };
 
+/** Imports a file into `stack`, failing the setup if any line fails. */
 export function runImporter(stack: Stack, file: string): void {
-  const result = spawnSync(process.execPath, [join(root, 'apps/importer/dist/main.js'), file], {
-    env: { ...process.env, NATS_URL: stack.natsUrl },
-    encoding: 'utf8',
-  });
-  if (result.status !== 0) throw new Error(`import of ${file} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  const result = importFile(file, stack.natsUrl);
+  if (result.status !== 0) throw new Error(`import of ${file} failed (${result.status}):\n${result.output}`);
 }
 
 export default async function globalSetup(): Promise<void> {

@@ -1,13 +1,11 @@
+import { MAX_PATH_PARAM_LENGTH, PATH_ID_CHARACTERS, PATH_NAME_CHARACTERS } from '@plaza/contracts';
 import { ENDPOINT_LIST, HttpMethod } from './endpoint-table';
-import { MAX_PATH_PARAM_LENGTH } from '@plaza/contracts';
 
-/** The spec's wildcards (convention 3): `:id` digits only, `:name` digits, letters and `-_.`. */
-// ASCII classes, not `\d`: the OpenAPI document publishes these, and other regex engines (Python's,
-// in the fuzzer) read `\d` as any Unicode digit
+/** The spec's wildcards (convention 3), as @plaza/contracts defines them for the services too. */
 export const WILDCARDS: Record<string, string> = {
-  id: '[0-9]+',
-  cid: '[0-9]+',
-  name: '[A-Za-z0-9._-]+',
+  id: `${PATH_ID_CHARACTERS}+`,
+  cid: `${PATH_ID_CHARACTERS}+`,
+  name: `${PATH_NAME_CHARACTERS}+`,
 };
 
 /** The longest path parameter the router matches (fastify `maxParamLength`); a longer one matches no route. */

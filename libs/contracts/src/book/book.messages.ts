@@ -11,10 +11,7 @@ import {
 import { Annotation, AnnotationList, Book, BookList, Collection, CollectionList, Review, TagList } from './book.types';
 import { PATH_ID, PATH_NAME } from '../common/path-params';
 
-/** Path ids are digits (the gateway's wildcard rule); the service checks again. */
-const ID = PATH_ID;
-/** A user as `:name` gives it: uid or numeric id. */
-const USER_REF = PATH_NAME;
+// Path ids and users (`:name`: uid or numeric id) are checked again as the router matched them (PATH_ID, PATH_NAME).
 
 class WithCaller {
   @ValidateNested() @Type(() => Caller) caller!: Caller;
@@ -25,7 +22,7 @@ class WithPage extends WithCaller {
 }
 
 export class BookIdRequest extends WithCaller {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 export class BookByIsbnRequest extends WithCaller {
@@ -37,66 +34,66 @@ export class BookSearchRequest extends WithPage {
 }
 
 export class BookTagsRequest extends WithPage {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 export class SeriesBooksRequest extends WithPage {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 export class UserTagsRequest extends WithPage {
-  @Matches(USER_REF) user!: string;
+  @Matches(PATH_NAME) user!: string;
 }
 
 export class UserCollectionsRequest extends WithPage {
-  @Matches(USER_REF) user!: string;
+  @Matches(PATH_NAME) user!: string;
   @ValidateNested() @Type(() => UserCollectionsQuery) query!: UserCollectionsQuery;
 }
 
 export class CollectionGetRequest extends WithCaller {
-  @Matches(ID) bookId!: string;
+  @Matches(PATH_ID) bookId!: string;
   @ValidateNested() @Type(() => CollectionLookupQuery) query!: CollectionLookupQuery;
 }
 
 export class CollectionWriteRequest extends WithCaller {
-  @Matches(ID) bookId!: string;
+  @Matches(PATH_ID) bookId!: string;
   @ValidateNested() @Type(() => CollectionInput) @IsDefined() input!: CollectionInput;
 }
 
 export class CollectionDeleteRequest extends WithCaller {
-  @Matches(ID) bookId!: string;
+  @Matches(PATH_ID) bookId!: string;
 }
 
 export class UserAnnotationsRequest extends WithPage {
-  @Matches(USER_REF) user!: string;
+  @Matches(PATH_NAME) user!: string;
   @ValidateNested() @Type(() => AnnotationReadQuery) query!: AnnotationReadQuery;
 }
 
 export class BookAnnotationsRequest extends WithPage {
-  @Matches(ID) bookId!: string;
+  @Matches(PATH_ID) bookId!: string;
   @ValidateNested() @Type(() => BookAnnotationsQuery) query!: BookAnnotationsQuery;
 }
 
 export class AnnotationGetRequest extends WithCaller {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
   @ValidateNested() @Type(() => AnnotationReadQuery) query!: AnnotationReadQuery;
 }
 
 export class AnnotationCreateRequest extends WithCaller {
-  @Matches(ID) bookId!: string;
+  @Matches(PATH_ID) bookId!: string;
   @ValidateNested() @Type(() => AnnotationInput) @IsDefined() input!: AnnotationInput;
   /** Pictures the gateway stored (staged) for this write. */
   @IsArray() @ValidateNested({ each: true }) @Type(() => PictureRef) pictures!: PictureRef[];
 }
 
 export class AnnotationUpdateRequest extends WithCaller {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
   @ValidateNested() @Type(() => AnnotationInput) @IsDefined() input!: AnnotationInput;
   @IsArray() @ValidateNested({ each: true }) @Type(() => PictureRef) pictures!: PictureRef[];
 }
 
 export class AnnotationDeleteRequest extends WithCaller {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 export class ReviewCreateRequest extends WithCaller {
@@ -104,12 +101,12 @@ export class ReviewCreateRequest extends WithCaller {
 }
 
 export class ReviewUpdateRequest extends WithCaller {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
   @ValidateNested() @Type(() => ReviewUpdateInput) @IsDefined() input!: ReviewUpdateInput;
 }
 
 export class ReviewDeleteRequest extends WithCaller {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 /** Request/reply subjects of the book service (`book.v1.<resource>.<action>`). */

@@ -7,12 +7,9 @@ import { EventListQuery, ParticipateBody, UserEventsQuery } from './event.dto';
 import { EventList, EventUserList, EventView, LocList, LocView } from './event.shapes';
 import { PATH_ID } from '../common/path-params';
 
-/** Path ids: digits (the route already says so); long ones are simply not found. */
-const DIGITS = PATH_ID;
-
 /** One event, as seen by the caller (a private event exists only for its owner and participants). */
 export class EventRequest {
-  @Matches(DIGITS) id!: string;
+  @Matches(PATH_ID) id!: string;
   @ValidateNested() @Type(() => Caller) caller!: Caller;
 }
 
@@ -22,20 +19,20 @@ export class EventPageRequest extends EventRequest {
 
 /** The caller joins (or updates the day it will come). */
 export class ParticipateRequest extends ParticipateBody {
-  @Matches(DIGITS) id!: string;
+  @Matches(PATH_ID) id!: string;
   @ValidateNested() @Type(() => Caller) caller!: Caller;
 }
 
 /** Events a user created. */
 export class UserCreatedEventsRequest {
-  @Matches(DIGITS) userId!: string;
+  @Matches(PATH_ID) userId!: string;
   @ValidateNested() @Type(() => Caller) caller!: Caller;
   @ValidateNested() @Type(() => PageRequest) page!: PageRequest;
 }
 
 /** Events a user takes part in or is interested in, optionally by status. */
 export class UserEventsRequest extends UserEventsQuery {
-  @Matches(DIGITS) userId!: string;
+  @Matches(PATH_ID) userId!: string;
   @ValidateNested() @Type(() => Caller) caller!: Caller;
   @ValidateNested() @Type(() => PageRequest) page!: PageRequest;
 }
@@ -47,7 +44,7 @@ export class EventListRequest extends EventListQuery {
 }
 
 export class LocRequest {
-  @Matches(DIGITS) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 export class LocListRequest {

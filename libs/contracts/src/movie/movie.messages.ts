@@ -34,11 +34,8 @@ export class InTheatersQuery {
 
 // ---- messages ----
 
-/** Path ids are digits (the gateway's `:id` rule); a long one simply names nothing. */
-const ID = PATH_ID;
-
 export class MovieSubjectRequest {
-  @Matches(ID) @MaxLength(200) id!: string;
+  @Matches(PATH_ID) id!: string;
   @ValidateNested() @Type(() => Caller) caller!: Caller;
 }
 
@@ -48,7 +45,7 @@ export class MovieSubjectPageRequest extends MovieSubjectRequest {
 }
 
 export class CelebrityRequest {
-  @Matches(ID) @MaxLength(200) id!: string;
+  @Matches(PATH_ID) id!: string;
   @ValidateNested() @Type(() => Caller) caller!: Caller;
 }
 

@@ -41,15 +41,13 @@ export interface NoteComment {
 export type NoteList = ListEnvelope<'notes', Note>;
 export type NoteCommentList = ListEnvelope<'comments', NoteComment>;
 
-const ID = PATH_ID;
-
 /** Every note message names its caller: visibility and ownership depend on who asks. */
 class CallerRequest {
   @IsDefined() @ValidateNested() @Type(() => Caller) caller!: Caller;
 }
 
 export class NoteRequest extends CallerRequest {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 export class GetNoteRequest extends NoteRequest {
@@ -62,7 +60,7 @@ export class CreateNoteRequest extends CallerRequest {
 }
 
 export class UpdateNoteRequest extends CreateNoteRequest {
-  @Matches(ID) id!: string;
+  @Matches(PATH_ID) id!: string;
 }
 
 export class AddNotePicturesRequest extends NoteRequest {
@@ -71,7 +69,7 @@ export class AddNotePicturesRequest extends NoteRequest {
 }
 
 export class ListUserNotesRequest extends CallerRequest {
-  @Matches(ID) userId!: string;
+  @Matches(PATH_ID) userId!: string;
   @IsOptional() @IsIn(NoteFormats) format?: NoteFormat;
   @IsDefined() @ValidateNested() @Type(() => PageRequest) page!: PageRequest;
 }
@@ -85,7 +83,7 @@ export class CreateNoteCommentRequest extends NoteRequest {
 }
 
 export class NoteCommentRequest extends NoteRequest {
-  @Matches(ID) commentId!: string;
+  @Matches(PATH_ID) commentId!: string;
 }
 
 /** Subjects `note.v1.<resource>.<action>`; the note service answers all of them. */
