@@ -5,6 +5,7 @@ export * from './logging/logger';
 export * from './nats/nats-connection';
 export * from './nats/service-bus';
 export * from './nats/draining-nats.server';
+export * from './nats/reply-budget';
 export * from './errors/rpc-error.filter';
 export * from './mongo/mongo.module';
 export * from './health/readiness';

@@ -4,6 +4,7 @@ import {
   checkDockerfile,
   checkEnvironment,
   checkImagePorts,
+  checkNatsPayload,
   checkNoSecrets,
   checkSecretsDocumented,
   checkWorkloads,
@@ -12,6 +13,7 @@ import {
   deploymentProbes,
   dockerfileEnv,
   durationMs,
+  natsMaxPayload,
   referencedSecrets,
 } from './checks';
 import { parseManifests, K8sObject } from './manifests';
@@ -247,5 +249,20 @@ describe('schemas', () => {
 
   it('parses multi-document YAML, skipping empty documents', () => {
     expect(parseManifests('---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n---\n').map((o) => o.metadata.name)).toEqual(['a']);
+  });
+});
+
+describe('checkNatsPayload', () => {
+  it('reads max_payload in the units nats-server takes, and its 1 MiB default', () => {
+    expect(natsMaxPayload('max_payload: 8MB')).toBe(8 * 1024 * 1024);
+    expect(natsMaxPayload('port: 4222\nmax_payload = 512KB\n')).toBe(512 * 1024);
+    expect(natsMaxPayload('max_payload: 2097152')).toBe(2097152);
+    expect(natsMaxPayload('port: 4222')).toBe(1024 * 1024);
+  });
+
+  it('reports a deployment whose NATS carries less than the services send', () => {
+    expect(checkNatsPayload({ 'compose.conf': 'max_payload: 8MB', 'k8s.conf': 'port: 4222' }, 8 * 1024 * 1024)).toEqual([
+      'k8s.conf: max_payload is 1048576 bytes; answers may take 8388608',
+    ]);
   });
 });

@@ -238,6 +238,11 @@ export function checkCompose(model: ComposeModel, shutdownGraceMs = DEFAULT_SHUT
     if (!cmd.includes('--jetstream') && !cmd.includes('-js')) problems.push('compose: nats must run with JetStream');
     if (!storeAt || !namedVolume(nats, storeAt)) problems.push('compose: the JetStream store_dir must be a named volume');
     if (!nats.healthcheck?.test) problems.push('compose: nats needs a healthcheck');
+    // its max_payload is in that file (checked with Kubernetes' by checkNatsPayload)
+    const config = cmd.indexOf('--config') >= 0 ? cmd[cmd.indexOf('--config') + 1] : undefined;
+    if (!config || !nats.volumes?.some((v) => v.target === config && v.source?.endsWith('deploy/docker/nats.conf'))) {
+      problems.push('compose: nats must read deploy/docker/nats.conf (--config, mounted)');
+    }
   }
   for (const app of APPS) {
     const s = services[app];
@@ -337,4 +342,19 @@ export function checkImagePorts(env: Record<string, string>, probes: ProbeTarget
 /** Every Secret the manifests use has its `kubectl create secret` in deploy/README.md. */
 export function checkSecretsDocumented(secrets: string[], readme: string): string[] {
   return secrets.filter((name) => !new RegExp(`create secret \\w+ ${name}\\b`).test(readme)).map((name) => `deploy/README.md: no \`kubectl create secret ... ${name}\` for Secret ${name}`);
+}
+
+/** `max_payload` of a nats-server config file in bytes; without one, the server's default of 1 MiB. */
+export function natsMaxPayload(config: string): number {
+  const m = /^\s*max_payload\s*[:=]?\s*(\d+)\s*(KB|MB|K|M)?\s*$/im.exec(config);
+  if (!m) return 1024 * 1024;
+  const unit: Record<string, number> = { K: 1024, KB: 1024, M: 1024 ** 2, MB: 1024 ** 2 };
+  return Number(m[1]) * (unit[(m[2] ?? '').toUpperCase()] ?? 1);
+}
+
+/** Every answer goes from a service to the gateway as one message: each deployment's NATS must carry the largest. */
+export function checkNatsPayload(configs: Record<string, string>, needed: number): string[] {
+  return Object.entries(configs)
+    .filter(([, config]) => natsMaxPayload(config) < needed)
+    .map(([name, config]) => `${name}: max_payload is ${natsMaxPayload(config)} bytes; answers may take ${needed}`);
 }

@@ -18,6 +18,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { NATS_MAX_PAYLOAD_BYTES } from '@plaza/platform';
 import { workspaceRoot } from '@plaza/stack';
 import {
   APPS,
@@ -26,6 +27,7 @@ import {
   checkDockerfile,
   checkEnvironment,
   checkImagePorts,
+  checkNatsPayload,
   checkNoSecrets,
   checkSecretsDocumented,
   checkWorkloads,
@@ -158,6 +160,10 @@ async function main(): Promise<void> {
   }
   const model = composeModel;
   if (model) await step('compose rules', () => checkCompose(model, envGrace));
+  await step('NATS carries the largest answer a service sends (max_payload, compose and Kubernetes)', () => {
+    const configs = ['deploy/docker/nats.conf', 'deploy/k8s/base/nats/nats.conf'];
+    return checkNatsPayload(Object.fromEntries(configs.map((f) => [f, readFileSync(join(root, f), 'utf8')])), NATS_MAX_PAYLOAD_BYTES);
+  });
 
   say('\n=== images ===');
   const dockerfile = readFileSync(join(root, 'deploy/docker/Dockerfile'), 'utf8');

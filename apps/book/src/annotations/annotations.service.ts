@@ -5,7 +5,7 @@ import {
   checkAnnotationPlacement, envelope, isPrivate, PageRequest, PictureRef, SimpleUser,
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, Sequences, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, Sequences, UsersDirectory, withinPageBudget } from '@plaza/platform';
 import type { Connection } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
@@ -151,7 +151,7 @@ export class AnnotationsService {
       const book = books.get(a.book_id);
       return book ? [this.present(a, book, authors(a.author_id), format)] : [];
     });
-    return envelope('annotations', page.start, total, annotations);
+    return envelope('annotations', page.start, total, withinPageBudget(annotations));
   }
 
   /** The caller's own annotation; someone else's private one is as good as missing. */

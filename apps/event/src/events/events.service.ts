@@ -3,7 +3,7 @@ import {
   ApiError, Caller, envelope, EventList, EventListRequest, EventStatus, EventView, PageRequest, parseEventCategory,
   UserCreatedEventsRequest, UserEventsRequest,
 } from '@plaza/contracts';
-import { APP_CONFIG, CLOCK, Clock } from '@plaza/platform';
+import { APP_CONFIG, CLOCK, Clock, withinPageBudget } from '@plaza/platform';
 import { EventConfig } from '../config/event.config';
 import { LocsRepository } from '../locs/locs.repository';
 import { EventUserLinksRepository, EventUserLink } from '../participation/event-user-links';
@@ -88,7 +88,7 @@ export class EventsService {
 
   private async page(events: StoredEvent[], page: PageRequest): Promise<EventList> {
     const slice = events.slice(page.start, page.start + page.count);
-    return envelope('events', page.start, events.length, await this.presenter.many(slice));
+    return envelope('events', page.start, events.length, withinPageBudget(await this.presenter.many(slice)));
   }
 
   private async canSee(event: StoredEvent, caller: Caller): Promise<boolean> {

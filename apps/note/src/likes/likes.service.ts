@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, envelope, ListUserNotesRequest, Note, NoteList, NoteRequest } from '@plaza/contracts';
-import { Clock, CLOCK, UsersDirectory } from '@plaza/platform';
+import { Clock, CLOCK, UsersDirectory, withinPageBudget } from '@plaza/platform';
 import { NoteAccess, viewerOf } from '../notes/note-access';
 import { NoteCounterWriter } from '../notes/note-counters';
 import { NoteViews } from '../notes/note-views';
@@ -64,7 +64,7 @@ export class LikesService {
     // the copies in the likes decided the page; the notes themselves have the last word
     const shown: StoredNote[] = [];
     for (const note of notes) if (note && (await this.access.canRead(note, viewer))) shown.push(note);
-    return envelope('notes', req.page.start, total, await this.views.notes(shown, req.format));
+    return envelope('notes', req.page.start, total, withinPageBudget(await this.views.notes(shown, req.format)));
   }
 
 }

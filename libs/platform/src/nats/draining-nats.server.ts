@@ -1,4 +1,5 @@
 import { ServerNats } from '@nestjs/microservices';
+import { ApiError } from '@plaza/contracts';
 import type { NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { publishBatchFor } from './publish-batch';
@@ -62,6 +63,14 @@ export class DrainingNatsServer extends ServerNats {
           publish(response);
         } catch (err) {
           this.drainOptions.logger.error({ err }, 'reply could not be published');
+          // an answer too large for a message (max_payload) would leave the caller waiting for its
+          // timeout (504 after seconds); a short error reply tells it at once
+          const failure = { err: new ApiError('internal_error', 'the answer could not be sent').toPayload(), isDisposed: true };
+          try {
+            publish(failure);
+          } catch {
+            // the connection itself is gone: the caller's timeout answers
+          }
         }
         // counted as finished once the reply has left, so a drain never closes before it
         if (response.isDisposed || response.status === 'error') this.finished();

@@ -1,0 +1,23 @@
+import { withinPageBudget } from './reply-budget';
+
+describe('withinPageBudget', () => {
+  const item = (chars: number) => ({ content: '春'.repeat(chars) }); // 3 bytes a character
+
+  it('keeps a page that fits whole', () => {
+    const page = [item(10), item(10)];
+    expect(withinPageBudget(page, 1000)).toBe(page);
+  });
+
+  it('cuts the page before the item that passes the budget, counting bytes, not characters', () => {
+    const page = [item(100), item(100), item(100)]; // ~315 bytes each as JSON
+    expect(withinPageBudget(page, 700)).toEqual([item(100), item(100)]);
+  });
+
+  it('always keeps the first item, however large', () => {
+    expect(withinPageBudget([item(1000), item(1)], 10)).toEqual([item(1000)]);
+  });
+
+  it('keeps an empty page empty', () => {
+    expect(withinPageBudget([], 10)).toEqual([]);
+  });
+});
