@@ -10,6 +10,8 @@ describe('GET /v2/event/list: parameters', () => {
   it('requires loc (400/1002), an empty loc counting as missing', async () => {
     expectError(await list({}), 400, 1002, 'GET /v2/event/list');
     expectError(await list({ loc: '' }), 400, 1002);
+    // a blank one too, as every other parameter here (it named no city: 404/1001 before)
+    expectError(await list({ loc: '  ' }), 400, 1002);
     expectError(await list({ day_type: 'today' }), 400, 1002);
   });
 

@@ -32,6 +32,8 @@ export const NoteUsers = {
   cora: user('4051', 'note_cora', 'Cora'),
   cole: user('4052', 'note_cole', 'Cole'),
   cid: user('4053', 'note_cid', 'Cid'),
+  // notes-limits
+  lena: user('4061', 'note_lena', 'Lena'),
 };
 
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

@@ -63,6 +63,27 @@ describe('banned words (400/1004)', () => {
     expect((await get(`/v2/book/user/${Users.erin.uid}/annotations`, { token })).body.total).toBe(0);
   });
 
+  it('finds them in what is stored: a link text with entities or inner tags, invisible characters', async () => {
+    const token = await tokenFor(Users.dave);
+    const before = (await get(`/v2/note/user_created/${Users.dave.id}`, { token })).body.total;
+    const refused = [
+      // an anchor's text is stored decoded: "forbidden-xyzzy"
+      { title: 'Link', content: 'See <a href="https://example.org/">forbidden-xyzz&#121;</a>.' },
+      { title: 'Link', content: 'See <a href="https://example.org/">forbidden-<i></i>xyzzy</a>.' },
+      // control characters are removed before storing, zero-width spaces are not seen
+      { title: 'forbidden-\u0000xyzzy', content: 'Clean.' },
+      { title: 'Clean', content: 'forbidden-\u200bxyzzy' },
+      { title: 'Clean', content: '违\u0001禁词' },
+    ];
+    for (const form of refused) expectError(await post('/v2/notes', { token, json: form }), 400, 1004, 'POST /v2/notes');
+    expect((await get(`/v2/note/user_created/${Users.dave.id}`, { token })).body.total).toBe(before);
+
+    const note = await post('/v2/notes', { token, json: { title: 'Clean', content: 'Clean.' } });
+    expect(note.status).toBe(201);
+    expectError(await post(`/v2/note/${note.body.id}/comments`, { token: await tokenFor(Users.erin), json: { content: 'forbidden-\u0000xyzzy' } }), 400, 1004);
+    expect((await get(`/v2/note/${note.body.id}`, { token })).body.comments_count).toBe(0);
+  });
+
   it('lets text without them through', async () => {
     const token = await tokenFor(Users.dave);
     const res = await post('/v2/notes', { token, form: { title: 'forbidden', content: 'xyzzy alone is fine' } });

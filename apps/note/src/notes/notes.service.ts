@@ -1,11 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AddNotePicturesRequest, ApiError, CreateNoteRequest, envelope, GetNoteRequest, ListUserNotesRequest, Note, NoteList, NoteRequest, UpdateNoteRequest,
+  AddNotePicturesRequest, ApiError, BannedWords, CreateNoteRequest, envelope, GetNoteRequest, ListUserNotesRequest, MAX_NOTE_CONTENT_LENGTH, Note, NoteList,
+  NoteRequest, UpdateNoteRequest,
 } from '@plaza/contracts';
-import { Clock, CLOCK, Sequences } from '@plaza/platform';
+import { Clock, CLOCK, Sequences, withinPageBudget } from '@plaza/platform';
 import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
-import { cleanText, normalizeNoteContent } from '../markup/note-markup';
+import { cleanText, normalizeNoteContent, PictureText } from '../markup/note-markup';
 import { NotePictures } from '../pictures/note-pictures';
 import { NoteAccess, viewerOf } from './note-access';
 import { keysOf, mergePictures, pictureTexts } from './note-pictures.merge';
@@ -33,7 +34,7 @@ export class NotesService {
     const authorId = viewerOf(req.caller);
     // everything that can refuse the write runs before anything is stored
     const { photos, added } = mergePictures([], req.uploads);
-    const content = normalizeNoteContent(req.note.content, pictureTexts(photos));
+    const content = storedContent(req.note.content, pictureTexts(photos));
     const privacy = req.note.privacy ?? 'public';
     await this.pictures.setVisibility(keysOf(added), privacy === 'public');
     const now = this.clock.now();
@@ -70,7 +71,7 @@ export class NotesService {
       const { photos, added } = mergePictures(current.photos, req.uploads);
       const changes: NoteChanges = {
         title: cleanTitle(req.note.title),
-        content: normalizeNoteContent(req.note.content, pictureTexts(photos)),
+        content: storedContent(req.note.content, pictureTexts(photos)),
         privacy: req.note.privacy ?? current.privacy,
         can_reply: req.note.can_reply ?? true,
         photos,
@@ -89,7 +90,7 @@ export class NotesService {
       const current = await this.access.owned(req.id, viewer);
       const { photos, added } = mergePictures(current.photos, req.uploads);
       // appended as references, read again with the rest: the stored form stays unambiguous
-      const content = normalizeNoteContent(
+      const content = storedContent(
         req.input.content ?? current.content + added.map((p) => `\n<图片p_${p.number}>`).join(''),
         pictureTexts(photos),
       );
@@ -121,7 +122,7 @@ export class NotesService {
     await this.access.requireUser(req.userId);
     const privacies = await this.access.visiblePrivacies(req.userId, viewer);
     const { total, notes } = await this.notes.listByAuthor(req.userId, privacies, req.page.start, req.page.count);
-    return envelope('notes', req.page.start, total, await this.views.notes(notes, req.format));
+    return envelope('notes', req.page.start, total, withinPageBudget(await this.views.notes(notes, req.format)));
   }
 
   /**
@@ -141,6 +142,23 @@ export class NotesService {
     if (privacyChanged) await this.likes.setNotePrivacy(current._id, privacy);
     return { ...current, ...changes };
   }
+}
+
+/**
+ * The stored form of a note's content, refused (before anything is stored) where that form breaks
+ * a rule the text as sent kept:
+ * - written out, links and pictures (with their captions) make it longer than what was sent; it is
+ *   what a client reads back as `text` and may PUT again unchanged, so it keeps the same limit;
+ * - a link's text is stored with its entities decoded and inner tags dropped, so `sp&#97;m` in an
+ *   anchor reads as a banned word only now.
+ */
+function storedContent(raw: string, pictureText: (n: number) => PictureText | undefined): string {
+  const content = normalizeNoteContent(raw, pictureText);
+  if (content.length > MAX_NOTE_CONTENT_LENGTH) {
+    throw new ApiError('invalid_args', `content is over ${MAX_NOTE_CONTENT_LENGTH} characters once its links and pictures are written out`);
+  }
+  if (BannedWords.foundIn(content) !== undefined) throw new ApiError('has_ban_word');
+  return content;
 }
 
 /** A title is one line of text; one of control characters only counts as none (400/1012). */

@@ -39,7 +39,11 @@ export function IsCalendarDate(options?: ValidationOptions): PropertyDecorator {
 
 /** Query of GET /v2/event/list. */
 export class EventListQuery {
-  /** The spec's city id; a city uid (`beijing`) or Chinese name (`北京`) is accepted too. Required (400/1002). */
+  /**
+   * The spec's city id; a city uid (`beijing`) or Chinese name (`北京`) is accepted too. Required
+   * (400/1002); a blank one counts as absent, as with the other parameters here.
+   */
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
   @IsDefined() @IsNotEmpty() @IsString() @MaxLength(100) loc!: string;
   /** Default `future`. */
   @IsOptional() @Keyword() @IsIn(EVENT_DAY_TYPES) day_type?: EventDayType;

@@ -23,6 +23,13 @@ export const MAX_NOTE_CAPTION_LENGTH = 500;
 /** CONTRACT.md section 5: a comment has at most 1000 characters. */
 export const MAX_NOTE_COMMENT_LENGTH = 1000;
 
+/**
+ * Text a reader would see: something other than white space and the control characters the
+ * note service removes before storing (`\u0000` alone is no content, and stored it would be "").
+ */
+// eslint-disable-next-line no-control-regex -- control characters are what does not count
+const VISIBLE_TEXT = /[^\s\u0000-\u001f\u007f]/;
+
 /** An empty text parameter counts as absent. */
 const EmptyAsAbsent = () => Transform(({ value }) => (value === '' ? undefined : value));
 
@@ -33,14 +40,14 @@ const EmptyAsAbsent = () => Transform(({ value }) => (value === '' ? undefined :
 export class NoteInput {
   @IsDefined(withError('title_missing'))
   @IsString(withError('title_missing'))
-  @Matches(/\S/, withError('title_missing'))
+  @Matches(VISIBLE_TEXT, withError('title_missing'))
   @MaxLength(MAX_NOTE_TITLE_LENGTH)
   @NoBannedWords()
   title!: string;
 
   @IsDefined()
   @IsString()
-  @Matches(/\S/, withError('missing_args'))
+  @Matches(VISIBLE_TEXT, withError('missing_args'))
   @MaxLength(MAX_NOTE_CONTENT_LENGTH)
   @NoBannedWords()
   content!: string;
@@ -56,7 +63,7 @@ export class NotePicturesInput {
   @IsOptional()
   @EmptyAsAbsent()
   @IsString()
-  @Matches(/\S/, withError('missing_args'))
+  @Matches(VISIBLE_TEXT, withError('missing_args'))
   @MaxLength(MAX_NOTE_CONTENT_LENGTH)
   @NoBannedWords()
   content?: string;
@@ -77,7 +84,7 @@ export class NoteFormatQuery {
 export class NoteCommentInput {
   @IsDefined()
   @IsString()
-  @Matches(/\S/, withError('missing_args'))
+  @Matches(VISIBLE_TEXT, withError('missing_args'))
   @MaxLength(MAX_NOTE_COMMENT_LENGTH)
   @NoBannedWords()
   content!: string;

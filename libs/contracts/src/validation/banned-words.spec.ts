@@ -20,4 +20,15 @@ describe('banned words (CONTRACT.md section 5, code 1004)', () => {
     }
     await expect(validateInput(Comment, { content: 'a fine comment' })).resolves.toBeDefined();
   });
+
+  it('sees through characters nobody sees: removed control characters, zero-width spaces, soft hyphens', async () => {
+    BannedWords.use(['spam']);
+    for (const content of ['sp\u0000am', 'sp\u001fam', 's\u200bpam', 'spa\u00adm', 'sp\u200dam']) {
+      await expect(validateInput(Comment, { content })).rejects.toMatchObject({ code: 1004 });
+    }
+    // a line break or a tab is seen, and kept: words on either side stay apart
+    for (const content of ['sp\nam', 'sp\tam', 'wasp\namber']) {
+      await expect(validateInput(Comment, { content })).resolves.toBeDefined();
+    }
+  });
 });
