@@ -106,16 +106,68 @@ describe('revocation (RFC 7009)', () => {
     expect((await get(PICTURE, { token: grant.access_token })).status).toBe(404);
   });
 
-  it("revokes every token of a user whose password changes", async () => {
+  it('changes nothing for a token it did not sign, even one naming a real token (200, as RFC 7009 says)', async () => {
+    const grant = await passwordGrant(Users.erin);
+    const [header, payload, signature] = grant.access_token.split('.');
+    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
+    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const forged = [
+      // unsigned, with the real token's id
+      `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ jti: claims.jti, cid: 'test-premium', exp: claims.exp })}.`,
+      // our key's id, another payload, the real token's signature
+      `${header}.${encode({ ...claims, scope: 'book_basic_r' })}.${signature}`,
+      // an id no revocation list may hold (it was a 500)
+      `${header}.${encode({ ...claims, jti: 'a b*' })}.${signature}`,
+    ];
+    for (const token of forged) {
+      expect((await post('/auth2/revoke', { form: { token, client_id: 'test-premium', client_secret: 'test-premium-secret' } })).status).toBe(200);
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await get(PICTURE, { token: grant.access_token })).status).toBe(404);
+  });
+
+  it("revokes every token of a user whose password changes, and the codes approved before", async () => {
     const before = await passwordGrant(Users.grace);
     expect((await get(PICTURE, { token: before.access_token })).status).toBe(404);
+    const { verifier, challenge } = pkcePair();
+    const approve = await post('/auth2/auth', {
+      form: {
+        client_id: 'test-public', redirect_uri: REDIRECT, response_type: 'code', scope: 'book_basic_r', code_challenge: challenge, code_challenge_method: 'S256',
+        username: 'grace', password: PASSWORD, decision: 'approve',
+      },
+    });
+    const code = new URL(approve.headers.get('location')!).searchParams.get('code')!;
+    expect(code).toBeTruthy();
     expect(importRecords([{ kind: 'user', id: Users.grace.id, uid: 'grace', name: 'Grace', password: 'a brand new password' }]).status).toBe(0);
     await new Promise((r) => setTimeout(r, 200));
     expectError(await get(PICTURE, { token: before.access_token }), 401, 103);
     expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: before.refresh_token }), 400, 119);
     expectError(await tokenForm({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'grace', password: PASSWORD }), 400, 120);
+    expectError(await tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT, code_verifier: verifier }), 400, 118);
     const after = await passwordGrant(Users.grace, Apps.premium, undefined, 'a brand new password');
     expect((await get(PICTURE, { token: after.access_token })).status).toBe(404);
+  });
+});
+
+describe('bodies and headers of the OAuth endpoints', () => {
+  it('takes a multipart body on /auth2/token and /auth2/revoke, as every POST does', async () => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'erin', password: PASSWORD })) form.append(k, v);
+    const issued = await post<TokenBody>('/auth2/token', { multipart: form });
+    expect(issued.status).toBe(200);
+    expect(issued.body.user_name).toBe('erin');
+    const revoke = new FormData();
+    for (const [k, v] of Object.entries({ token: issued.body.refresh_token!, client_id: 'test-premium', client_secret: 'test-premium-secret' })) revoke.append(k, v);
+    expect((await post('/auth2/revoke', { multipart: revoke })).status).toBe(200);
+    expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: issued.body.refresh_token }), 400, 119);
+  });
+
+  it('reads the token from the Authorization header alone: an access_token parameter beside it is ignored, extra spaces too', async () => {
+    const token = (await passwordGrant(Users.erin)).access_token;
+    expect((await get(PICTURE, { token, query: { access_token: 'not-a-token' } })).status).toBe(404);
+    expect((await get(PICTURE, { headers: { authorization: `Bearer   ${token}` } })).status).toBe(404);
+    const note = await post('/v2/notes', { token, json: { title: 'Header only', content: 'The body names a token too.', access_token: 'not-a-token' } });
+    expect(note.status).toBe(201);
   });
 });
 
@@ -239,6 +291,9 @@ describe('authorization code with PKCE (/auth2/auth)', () => {
     expect(new URL(without.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
     const plain = await get('/auth2/auth', { query: authorizeQuery({ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }) });
     expect(new URL(plain.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
+    // without a method RFC 7636 means plain: refused now, not at the exchange
+    const noMethod = await get('/auth2/auth', { query: authorizeQuery({ code_challenge: 'a'.repeat(43) }) });
+    expect(new URL(noMethod.headers.get('location')!).searchParams.get('error')).toBe('invalid_request');
   });
 
   it('shows 400/117 for a redirect_uri that is not registered, without redirecting', async () => {

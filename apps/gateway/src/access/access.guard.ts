@@ -11,7 +11,37 @@ import { stateOf } from '../http/request-context';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { AccessPolicy } from './access-policy';
 
-const BearerAuthGuard = AuthGuard('bearer');
+/** What passport sees of a request: its Bearer header, and the user it authenticated. */
+interface BearerView {
+  headers: { authorization?: string };
+  user?: unknown;
+}
+
+/**
+ * Passport's Bearer guard, shown the Authorization header alone. passport-http-bearer also reads
+ * `access_token` from the query and the body and refuses a request that has two (RFC 6750
+ * section 2); tokens here travel in the header only (DECISIONS.md), so such a parameter is ignored,
+ * not a reason to refuse. A well-formed header is handed on as `Bearer <token>`: RFC 6750 allows
+ * more than one space after the scheme, which that parser (a split on one space) does not.
+ */
+class HeaderBearerGuard extends AuthGuard('bearer') {
+  private readonly views = new WeakMap<object, BearerView>();
+
+  constructor(private readonly policy: AccessPolicy) {
+    super();
+  }
+
+  override getRequest(context: ExecutionContext): BearerView {
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    let view = this.views.get(request);
+    if (!view) {
+      const token = this.policy.bearerToken(request);
+      view = { headers: { authorization: token === undefined ? request.headers.authorization : `Bearer ${token}` } };
+      this.views.set(request, view);
+    }
+    return view;
+  }
+}
 
 /**
  * Every rule that decides whether a request may reach a service, in one ordered place:
@@ -20,14 +50,16 @@ const BearerAuthGuard = AuthGuard('bearer');
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
-  private readonly bearer = new BearerAuthGuard();
+  private readonly bearer: HeaderBearerGuard;
 
   constructor(
     private readonly reflector: Reflector,
     @Inject(AccessPolicy) private readonly policy: AccessPolicy,
     @Inject(ApikeyResolver) private readonly apikeys: ApikeyResolver,
     @Inject(RateLimitPolicy) private readonly rateLimits: RateLimitPolicy,
-  ) {}
+  ) {
+    this.bearer = new HeaderBearerGuard(policy);
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const endpoint = this.reflector.get<EndpointDefinition | undefined>(ENDPOINT_METADATA, context.getHandler());
@@ -51,7 +83,7 @@ export class AccessGuard implements CanActivate {
   private async identify(context: ExecutionContext, request: FastifyRequest, hasBearer: boolean): Promise<Caller> {
     if (hasBearer) {
       await this.bearer.canActivate(context);
-      return request.user as Caller;
+      return this.bearer.getRequest(context).user as Caller;
     }
     const apikey = (request.query as Record<string, unknown> | undefined)?.apikey;
     if (apikey !== undefined) {

@@ -1,10 +1,11 @@
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
-import { ApiError, AuthorizeDecision, AuthorizeRequest, IdentityMessages, RevokeRequest, TokenRequest, TokenResponse } from '@plaza/contracts';
+import { Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
+import { ApiError, AuthorizeDecision, AuthorizeRequest, IdentityMessages, RevokeRequest, TokenRequest, TokenResponse, validateInput } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { registerExtraRoute } from '../endpoints/route-patterns';
+import { readRequestBody } from '../pictures/multipart-body';
 import { renderConsentPage, renderErrorPage, signInPagePolicy } from './consent-page';
 
 registerExtraRoute('GET', '/auth2/auth');
@@ -80,8 +81,9 @@ export class Auth2Controller {
 
   @Post('auth')
   @ApiExcludeEndpoint()
-  async authorizeDecision(@Body() body: AuthorizeDecision, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async authorizeDecision(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.requireHttps(request);
+    const body = await formBody(request, AuthorizeDecision);
     try {
       const { redirect } = await this.bus.request(IdentityMessages.decideAuthorize, { ...body, client_ip: request.ip }, { requestId: String(request.id) });
       return void reply.redirect(redirect, 302);
@@ -99,8 +101,10 @@ export class Auth2Controller {
 
   @Post('token')
   @HttpCode(200)
-  async token(@Body() body: TokenRequest, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<TokenResponse> {
+  @ApiBody({ type: TokenRequest })
+  async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<TokenResponse> {
     this.requireHttps(request);
+    const body = await formBody(request, TokenRequest);
     const basic = basicCredentials(request);
     const response = await this.bus.request(
       IdentityMessages.issueToken,
@@ -113,8 +117,10 @@ export class Auth2Controller {
 
   @Post('revoke')
   @HttpCode(200)
-  async revoke(@Body() body: RevokeRequest, @Req() request: FastifyRequest): Promise<Record<string, never>> {
+  @ApiBody({ type: RevokeRequest })
+  async revoke(@Req() request: FastifyRequest): Promise<Record<string, never>> {
     this.requireHttps(request);
+    const body = await formBody(request, RevokeRequest);
     const basic = basicCredentials(request);
     return this.bus.request(
       IdentityMessages.revokeToken,
@@ -122,4 +128,10 @@ export class Auth2Controller {
       { requestId: String(request.id) },
     );
   }
+}
+
+
+/** A form, multipart or JSON body, validated against its DTO as the other writes' are. */
+async function formBody<T extends object>(request: FastifyRequest, dto: new () => T): Promise<T> {
+  return validateInput(dto, (await readRequestBody(request)).fields);
 }

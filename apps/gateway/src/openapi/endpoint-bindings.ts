@@ -7,6 +7,8 @@ import { EndpointDefinition, HttpMethod } from '../endpoints/endpoint-table';
 // @nestjs/swagger's metadata keys (its constants module is not exported by its package map)
 const API_TAGS = 'swagger/apiUseTags';
 const API_EXCLUDE_ENDPOINT = 'swagger/apiExcludeEndpoint';
+/** Where `@ApiBody({ type })` leaves its DTO: handlers that read their body themselves (multipart too) name it so. */
+const API_PARAMETERS = 'swagger/apiParameters';
 const API_EXCLUDE_CONTROLLER = 'swagger/apiExcludeController';
 
 export type DtoClass = new () => object;
@@ -74,6 +76,10 @@ export function bindingsOf(controllers: Type[]): OperationBinding[] {
         } else if (type === RouteParamtypes.BODY && arg.data === undefined && isDto) {
           bodyDto = designType as DtoClass;
         }
+      }
+      if (!bodyDto) {
+        const declared = (Reflect.getMetadata(API_PARAMETERS, handler) as Array<{ in?: string; type?: unknown }> | undefined)?.find((p) => p.in === 'body');
+        if (typeof declared?.type === 'function') bodyDto = declared.type as DtoClass;
       }
       const defaultStatus = method === 'POST' ? HttpStatus.CREATED : HttpStatus.OK;
       bindings.push({

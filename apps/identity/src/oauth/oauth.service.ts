@@ -97,7 +97,8 @@ export class OAuthService {
       if (pkceChallenge(req.code_verifier) !== stored.code_challenge) throw new ApiError('invalid_authorization_code', 'PKCE verification failed');
     }
     const user = await this.users.byId(stored.user_id);
-    if (!user) throw new ApiError('invalid_authorization_code');
+    // a code approved before the user's password changed goes with the tokens of that time
+    if (!user || (stored.epoch ?? 0) !== (user.token_epoch ?? 0)) throw new ApiError('invalid_authorization_code');
     return this.issuer.issue({ userId: user._id, uid: user.uid, clientId: app._id, tier: app.tier, scopes: stored.scopes, epoch: user.token_epoch }, true);
   }
 
@@ -193,6 +194,7 @@ export class OAuthService {
       redirect_uri: req.redirect_uri!,
       scopes,
       code_challenge: req.code_challenge,
+      epoch: user.token_epoch ?? 0,
       expires_at: new Date(this.clock.now().getTime() + CODE_TTL_SECONDS * 1000),
     });
     return { redirect: this.withParams(req.redirect_uri!, 'query', { code, state: req.state }) };
@@ -210,7 +212,9 @@ export class OAuthService {
     }
     const refused = splitScopes(req.scope).filter((s) => !app.scopes.includes(s));
     if (refused.length > 0) throw new RedirectableError('invalid_scope', `not allowed: ${refused.join(' ')}`);
-    if (req.code_challenge_method !== undefined && req.code_challenge_method !== 'S256') {
+    // RFC 7636 reads a challenge without a method as `plain`, which we do not take: say so now,
+    // not with a failed exchange that burns the code
+    if ((req.code_challenge !== undefined || req.code_challenge_method !== undefined) && req.code_challenge_method !== 'S256') {
       throw new RedirectableError('invalid_request', 'code_challenge_method must be S256');
     }
     if (req.code_challenge !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(req.code_challenge)) {

@@ -2,10 +2,10 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { blockedAppKey, JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
 import { APP_CONFIG, CLOCK, Clock, NATS_CONNECTION, revocationBucketOptions } from '@plaza/platform';
-import { decodeJwt, SignJWT } from 'jose';
+import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { Model } from 'mongoose';
 import type { KV, NatsConnection } from 'nats';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, createPublicKey, randomBytes, randomUUID } from 'node:crypto';
 import { IdentityConfig } from '../config/identity.config';
 import { loadSigningKeys, SigningKeys } from './signing-keys';
 import { RefreshTokenDocument } from './token.schemas';
@@ -108,11 +108,23 @@ export class TokenIssuer implements OnModuleInit {
     await this.refreshTokens.deleteOne({ _id: sha256(token) }).exec();
   }
 
-  /** Revokes one access token (by its id) if it is ours and unexpired; returns whether it was. */
+  /**
+   * Revokes one access token (by its id) if it is ours (signed by one of our keys, for our
+   * audience), unexpired and the caller's; returns whether it was. Anything else changes nothing:
+   * an unverified token must not put entries in the list every gateway keeps in memory.
+   */
   async revokeAccessToken(token: string, clientId: string): Promise<boolean> {
-    let claims: ReturnType<typeof decodeJwt>;
+    let claims: Awaited<ReturnType<typeof jwtVerify>>['payload'];
     try {
-      claims = decodeJwt(token);
+      const { kid } = decodeProtectedHeader(token);
+      const key = this.keys.all.find((k) => k.kid === kid);
+      if (!key) return false;
+      ({ payload: claims } = await jwtVerify(token, createPublicKey(key.privateKey), {
+        algorithms: ['EdDSA'],
+        issuer: this.config.TOKEN_ISSUER,
+        audience: this.config.TOKEN_AUDIENCE,
+        currentDate: this.clock.now(),
+      }));
     } catch {
       return false;
     }

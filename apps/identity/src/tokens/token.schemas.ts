@@ -23,6 +23,8 @@ export class AuthorizationCodeDocument {
   @Prop({ required: true }) redirect_uri!: string;
   @Prop({ type: [String], default: [] }) scopes!: string[];
   @Prop() code_challenge?: string;
+  /** The user's token epoch at approval: a password change since voids the code, as it does tokens. */
+  @Prop() epoch?: number;
   @Prop({ type: Date, required: true }) expires_at!: Date;
 }
 
