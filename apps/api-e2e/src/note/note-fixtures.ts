@@ -34,6 +34,10 @@ export const NoteUsers = {
   cid: user('4053', 'note_cid', 'Cid'),
   // notes-limits
   lena: user('4061', 'note_lena', 'Lena'),
+  // notes-users: uids made of digits
+  abe: user('4071', 'note_abe', 'Abe'),
+  digits: user('4073', '4071', 'Digits'),
+  nines: user('4075', '4099', 'Nines'),
 };
 
 export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;

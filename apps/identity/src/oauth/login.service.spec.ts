@@ -6,8 +6,11 @@ import { LoginService } from './login.service';
 /** An in-memory stand-in for the users collection, with the repository's lockout semantics. */
 class MemoryUsers {
   users = new Map<string, StoredUser>();
-  async byRef(ref: string) {
-    return [...this.users.values()].find((u) => u.uid === ref || u._id === ref) ?? null;
+  async byUid(uid: string) {
+    return [...this.users.values()].find((u) => u.uid === uid) ?? null;
+  }
+  async byId(id: string) {
+    return this.users.get(id) ?? null;
   }
   async recordLoginFailure(id: string, lockAfter: number, lockSeconds: number, now: Date) {
     const u = this.users.get(id)!;
@@ -40,6 +43,20 @@ describe('LoginService', () => {
     await expect(login.authenticate('ann', 'right')).resolves.toMatchObject({ _id: '1' });
     await expect(login.authenticate('ann', 'wrong')).rejects.toMatchObject({ code: 120 });
     await expect(login.authenticate('nobody', 'x')).rejects.toMatchObject({ code: 120 });
+  });
+
+  it('reads the username as a uid first: a uid of digits signs in its own user, not the user of that id', async () => {
+    users.users.set('7', {
+      _id: '7', uid: '1', name: 'Digits', avatar: '', signature: '', alt: '', created: new Date(), friend_ids: [],
+      failed_logins: 0, token_epoch: 0, password_hash: await hashPassword('right', 10),
+    });
+    try {
+      await expect(login.authenticate('1', 'right')).resolves.toMatchObject({ _id: '7' });
+      // an id is accepted too, where no uid reads the same
+      await expect(login.authenticate('7', 'right')).resolves.toMatchObject({ _id: '7' });
+    } finally {
+      users.users.delete('7');
+    }
   });
 
   it('locks after repeated failures, refuses even the right password, and unlocks by itself', async () => {

@@ -23,7 +23,9 @@ export class LoginService {
   ) {}
 
   async authenticate(username: string, password: string): Promise<StoredUser> {
-    const user = await this.users.byRef(username);
+    // `username` is the uid (CONTRACT.md section 2), the id accepted too: a uid of digits that is
+    // another user's id still signs in its own user
+    const user = (await this.users.byUid(username)) ?? (/^\d+$/.test(username) ? await this.users.byId(username) : null);
     if (!user || !user.password_hash) {
       // same work as a real check, so timing does not tell which usernames exist
       this.dummyHash ??= hashPassword('not a password', this.config.PASSWORD_HASH_COST);

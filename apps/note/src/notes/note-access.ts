@@ -56,8 +56,11 @@ export class NoteAccess {
     return (await this.users.areFriends(ownerId, viewerId)) ? ['public', 'friend'] : ['public'];
   }
 
-  /** A user named in a path; an unknown one is 404/1001 (CONTRACT.md section 7). */
+  /**
+   * A user named by id in a path; an unknown one is 404/1001 (CONTRACT.md section 7). The id, not
+   * a uid that happens to be digits: the lists are of that id's notes.
+   */
   async requireUser(userId: string): Promise<void> {
-    if (!(await this.users.find(userId))) throw new ApiError('uri_not_found', `no user ${userId}`);
+    if ((await this.users.find(userId))?.id !== userId) throw new ApiError('uri_not_found', `no user ${userId}`);
   }
 }

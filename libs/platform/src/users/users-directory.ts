@@ -40,9 +40,10 @@ export class UsersDirectory {
         this.remember(ref, user, now);
         if (user) {
           result.set(ref, user);
-          // a later lookup by the other identifier is a hit too
+          // a later lookup by the other identifier is a hit too; but not an all-digit uid, which
+          // identity reads as a user id first, and that id may be another user's
           this.remember(user.id, user, now);
-          this.remember(user.uid, user, now);
+          if (!/^\d+$/.test(user.uid)) this.remember(user.uid, user, now);
         }
       }
     }
