@@ -1,4 +1,4 @@
-import { tokenFor } from '../support/auth';
+import { clientToken, tokenFor } from '../support/auth';
 import { Apps } from '../support/fixtures';
 import { expectError, get } from '../support/http';
 import { stackInfo } from '../support/stack-info';
@@ -15,6 +15,14 @@ describe('subject photos, reviews and comments: tiers A and P only', () => {
   it.each([photos, reviews, comments].map((p) => [p(Subjects.full)]))('%s answers the basic tier 404/1001', async (url) => {
     expectError(await get(url), 404, 1001, `GET ${url}`);
     expectError(await get(url, { token: await tokenFor(MovieUsers.critic, Apps.basic) }), 404, 1001);
+  });
+
+  it('answers a token without a movie scope 403/109, whatever its tier', async () => {
+    // test-book-only is a premium app granted book scopes only
+    const bookOnly = await clientToken(Apps.bookOnly);
+    for (const url of [photos, reviews, comments].map((p) => p(Subjects.full)).concat(`/v2/movie/subject/${Subjects.full}`)) {
+      expectError(await get(url, { token: bookOnly }), 403, 109);
+    }
   });
 
   it.each([photos, reviews, comments].map((p) => [p(Subjects.full)]))('%s answers advance and premium', async (url) => {
@@ -97,6 +105,11 @@ describe('GET /v2/movie/subject/:id/photos', () => {
 
   it('answers a subject without photos with an empty album', async () => {
     expect((await get(photos(Subjects.minimalMovie), asTier('advance'))).body).toMatchObject({ start: 0, count: 0, total: 0, photos: [] });
+  });
+
+  it('answers a subject without reviews or comments with empty pages (total 0)', async () => {
+    expect((await get(reviews(Subjects.minimalMovie), asTier('advance'))).body).toMatchObject({ start: 0, count: 0, total: 0, reviews: [] });
+    expect((await get(comments(Subjects.minimalMovie), asTier('advance'))).body).toMatchObject({ start: 0, count: 0, total: 0, comments: [] });
   });
 });
 
