@@ -11,6 +11,7 @@ export * from './import/import.messages';
 export * from './identity/identity.messages';
 export * from './validation/validation-errors';
 export * from './validation/banned-words';
+export * from './validation/control-characters';
 export * from './validation/metadata-cache';
 export * from './common/picture';
 export * from './common/path-params';

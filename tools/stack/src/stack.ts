@@ -163,10 +163,8 @@ export class Stack {
     const port = this.nats?.port || this.options.natsPort || (await freePort());
     const storeDir = join(this.options.dataDir, 'nats');
     mkdirSync(storeDir, { recursive: true });
-    // every answer goes from a service to the gateway as one message: up to 8 MiB, not the
-    // default 1 MiB (libs/platform/src/nats/reply-budget.ts); the option exists only in a file
-    const configFile = join(this.options.dataDir, 'nats.conf');
-    writeFileSync(configFile, 'max_payload: 8MB\n');
+    // compose's settings (max_payload: every answer is one message), in the file deploy-check checks
+    const configFile = join(workspaceRoot(), 'deploy', 'docker', 'nats.conf');
     const proc = new ManagedProcess('nats', {
       command: binary,
       args: ['-c', configFile, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', 'plaza-local'],

@@ -388,3 +388,33 @@ describe('annotation pictures', () => {
     });
   });
 });
+
+describe('a list of long annotations', () => {
+  it('is cut short to what one NATS message carries; paging on from start + count loses none', async () => {
+    const token = await tokenFor(BookUsers.longNotes);
+    const content = '批'.repeat(100_000); // 300 KB of JSON each: fifteen pass the page's 4 MiB
+    const ids = new Set<string>();
+    for (let i = 0; i < 15; i++) {
+      const res = await post('/v2/book/2300010/annotations', { token, json: { content, page: i + 1 } });
+      expect(res.status).toBe(201);
+      ids.add(res.body.id);
+    }
+    const url = `/v2/book/user/${BookUsers.longNotes.uid}/annotations`;
+    const first = await get(url, { token, query: { count: 100 } });
+    expect(first.status).toBe(200);
+    expect(first.body.total).toBe(ids.size);
+    expect(first.body.count).toBe(first.body.annotations.length);
+    expect(first.body.count).toBeGreaterThan(1);
+    expect(first.body.count).toBeLessThan(ids.size);
+    const seen: string[] = first.body.annotations.map((a: { id: string }) => a.id);
+    for (let start = first.body.count; start < ids.size; ) {
+      const page = await get(url, { token, query: { start, count: 100 } });
+      expect(page.status).toBe(200);
+      expect(page.body.count).toBeGreaterThan(0);
+      seen.push(...page.body.annotations.map((a: { id: string }) => a.id));
+      start += page.body.count;
+    }
+    expect(seen).toHaveLength(ids.size);
+    expect(new Set(seen)).toEqual(ids);
+  }, 120_000);
+});

@@ -15,6 +15,8 @@ export const BookUsers = {
   racer: user('2025', 'bk_racer', 'Racer'),
   annotator: user('2031', 'bk_annotator', '批注者 Annotator'),
   annoPeer: user('2032', 'bk_annopeer', 'Anno Peer'),
+  /** annotations.e2e-spec's long annotations, on book 2300010 only */
+  longNotes: user('2033', 'bk_longnotes', 'Long Notes'),
   reviewer: user('2041', 'bk_reviewer', 'Reviewer'),
   revPeer: user('2042', 'bk_revpeer', 'Review Peer'),
   laner: user('2051', 'bk_laner', 'Lane Reader'),

@@ -130,6 +130,11 @@ describe('GET /v2/movie/in_theaters', () => {
     expectError(await get('/v2/movie/in_theaters', { query: { city } }), 404, 1001, 'GET /v2/movie/in_theaters');
   });
 
+  it('answers a city longer than 100 characters, longer than any city name, with 400/1016', async () => {
+    expectError(await get('/v2/movie/in_theaters', { query: { city: '城'.repeat(101) } }), 400, 1016, 'GET /v2/movie/in_theaters');
+    expectError(await get('/v2/movie/in_theaters', { query: { city: '城'.repeat(100) } }), 404, 1001);
+  });
+
   it('answers a known city with nothing in theatres with an empty list', async () => {
     const { body: locs } = await get('/v2/loc/list', { query: { count: 100 } });
     const other = (locs.locs as Array<{ id: string; name: string; habitable: string }>).find((l) => l.habitable === 'yes' && !['108288', '108296'].includes(l.id));

@@ -3,6 +3,7 @@ import { clientToken, passwordGrant, TokenBody } from '../support/auth';
 import { Apps, PASSWORD, TestApp, Users } from '../support/fixtures';
 import { expectError, get, post } from '../support/http';
 import { importRecords } from '../support/import';
+import { craftToken, foreignKey, unsignedToken } from '../support/tokens';
 
 const PICTURE = '/v2/picture/note-0123456789abcdef0123456789abcdef.jpg';
 const tokenForm = (form: Record<string, string | undefined>) => post<TokenBody & { error?: string }>('/auth2/token', { form });
@@ -108,16 +109,14 @@ describe('revocation (RFC 7009)', () => {
 
   it('changes nothing for a token it did not sign, even one naming a real token (200, as RFC 7009 says)', async () => {
     const grant = await passwordGrant(Users.erin);
-    const [header, payload, signature] = grant.access_token.split('.');
-    const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-    const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    const { jti } = JSON.parse(Buffer.from(grant.access_token.split('.')[1], 'base64url').toString());
     const forged = [
       // unsigned, with the real token's id
-      `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ jti: claims.jti, cid: 'test-premium', exp: claims.exp })}.`,
-      // our key's id, another payload, the real token's signature
-      `${header}.${encode({ ...claims, scope: 'book_basic_r' })}.${signature}`,
+      unsignedToken({ jti }),
+      // our key's id and the real token's id, signed by another key
+      await craftToken({ jti, key: foreignKey() }),
       // an id no revocation list may hold (it was a 500)
-      `${header}.${encode({ ...claims, jti: 'a b*' })}.${signature}`,
+      await craftToken({ jti: 'a b*', key: foreignKey() }),
     ];
     for (const token of forged) {
       expect((await post('/auth2/revoke', { form: { token, client_id: 'test-premium', client_secret: 'test-premium-secret' } })).status).toBe(200);
@@ -160,6 +159,12 @@ describe('bodies and headers of the OAuth endpoints', () => {
     for (const [k, v] of Object.entries({ token: issued.body.refresh_token!, client_id: 'test-premium', client_secret: 'test-premium-secret' })) revoke.append(k, v);
     expect((await post('/auth2/revoke', { multipart: revoke })).status).toBe(200);
     expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: issued.body.refresh_token }), 400, 119);
+    // and answers a multipart body that lacks a parameter as it answers a form (113)
+    const missing = new FormData();
+    for (const [k, v] of Object.entries({ client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'erin', password: PASSWORD })) missing.append(k, v);
+    const refused = await post<TokenBody & { error?: string }>('/auth2/token', { multipart: missing });
+    expectError(refused, 400, 113, 'POST /auth2/token');
+    expect(refused.body.error).toBe('invalid_request');
   });
 
   it('reads the token from the Authorization header alone: an access_token parameter beside it is ignored, extra spaces too', async () => {

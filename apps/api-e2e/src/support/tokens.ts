@@ -22,6 +22,7 @@ export interface CraftOptions {
   iss?: string;
   key?: KeyObject;
   kid?: string;
+  jti?: string;
 }
 
 /** Signs a token like identity does, with any claim changed. */
@@ -33,7 +34,7 @@ export async function craftToken(options: CraftOptions = {}): Promise<string> {
     .setIssuer(options.iss ?? 'plaza-identity')
     .setAudience(options.aud ?? 'plaza-api')
     .setSubject(options.sub ?? '1001')
-    .setJti(`crafted-${Math.random().toString(36).slice(2)}`)
+    .setJti(options.jti ?? `crafted-${Math.random().toString(36).slice(2)}`)
     .setIssuedAt(options.iat ?? now)
     .setExpirationTime(options.exp ?? now + 600)
     .sign(options.key ?? real.key);
@@ -43,9 +44,9 @@ export function foreignKey(): KeyObject {
   return generateKeyPairSync('ed25519').privateKey;
 }
 
-/** An unsigned token (`alg: none`), which must never be accepted. */
-export function unsignedToken(): string {
+/** An unsigned token (`alg: none`), which must never be accepted; `claims` replace the defaults. */
+export function unsignedToken(claims: Record<string, unknown> = {}): string {
   const b64 = (v: object) => Buffer.from(JSON.stringify(v)).toString('base64url');
   const now = Math.floor(Date.now() / 1000);
-  return `${b64({ alg: 'none', typ: 'at+jwt' })}.${b64({ sub: '1001', uid: 'alice', cid: 'test-premium', tier: 'premium', scope: 'book_basic_r', jti: 'x', iat: now, exp: now + 600, iss: 'plaza-identity', aud: 'plaza-api' })}.`;
+  return `${b64({ alg: 'none', typ: 'at+jwt' })}.${b64({ sub: '1001', uid: 'alice', cid: 'test-premium', tier: 'premium', scope: 'book_basic_r', jti: 'x', iat: now, exp: now + 600, iss: 'plaza-identity', aud: 'plaza-api', ...claims })}.`;
 }

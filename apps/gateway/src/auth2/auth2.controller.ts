@@ -1,11 +1,11 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
-import { ApiError, AuthorizeDecision, AuthorizeRequest, IdentityMessages, RevokeRequest, TokenRequest, TokenResponse, validateInput } from '@plaza/contracts';
+import { ApiError, AuthorizeDecision, AuthorizeRequest, IdentityMessages, RevokeRequest, TokenRequest, TokenResponse } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { registerExtraRoute } from '../endpoints/route-patterns';
-import { readRequestBody } from '../pictures/multipart-body';
+import { readTextBody } from '../pictures/multipart-body';
 import { renderConsentPage, renderErrorPage, signInPagePolicy } from './consent-page';
 
 registerExtraRoute('GET', '/auth2/auth');
@@ -83,7 +83,7 @@ export class Auth2Controller {
   @ApiExcludeEndpoint()
   async authorizeDecision(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.requireHttps(request);
-    const body = await formBody(request, AuthorizeDecision);
+    const body = await readTextBody(request, AuthorizeDecision);
     try {
       const { redirect } = await this.bus.request(IdentityMessages.decideAuthorize, { ...body, client_ip: request.ip }, { requestId: String(request.id) });
       return void reply.redirect(redirect, 302);
@@ -104,7 +104,7 @@ export class Auth2Controller {
   @ApiBody({ type: TokenRequest })
   async token(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<TokenResponse> {
     this.requireHttps(request);
-    const body = await formBody(request, TokenRequest);
+    const body = await readTextBody(request, TokenRequest);
     const basic = basicCredentials(request);
     const response = await this.bus.request(
       IdentityMessages.issueToken,
@@ -120,7 +120,7 @@ export class Auth2Controller {
   @ApiBody({ type: RevokeRequest })
   async revoke(@Req() request: FastifyRequest): Promise<Record<string, never>> {
     this.requireHttps(request);
-    const body = await formBody(request, RevokeRequest);
+    const body = await readTextBody(request, RevokeRequest);
     const basic = basicCredentials(request);
     return this.bus.request(
       IdentityMessages.revokeToken,
@@ -128,10 +128,4 @@ export class Auth2Controller {
       { requestId: String(request.id) },
     );
   }
-}
-
-
-/** A form, multipart or JSON body, validated against its DTO as the other writes' are. */
-async function formBody<T extends object>(request: FastifyRequest, dto: new () => T): Promise<T> {
-  return validateInput(dto, (await readRequestBody(request)).fields);
 }

@@ -19,7 +19,6 @@ export interface RequestState {
 declare module 'fastify' {
   interface FastifyRequest {
     plaza: RequestState;
-    user?: unknown;
   }
 }
 

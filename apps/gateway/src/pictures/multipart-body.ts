@@ -1,5 +1,5 @@
 import { MAX_PICTURE_BYTES } from '@plaza/pictures';
-import { ApiError } from '@plaza/contracts';
+import { ApiError, validateInput } from '@plaza/contracts';
 import type { FastifyRequest } from 'fastify';
 
 export interface UploadedFile {
@@ -65,4 +65,9 @@ export async function readRequestBody(request: FastifyRequest): Promise<RequestB
     else throw new ApiError('invalid_args', `${key} must be text`);
   }
   return { fields, files };
+}
+
+/** The text fields of a body with no pictures, validated against their DTO (400 before anything is sent on). */
+export async function readTextBody<T extends object>(request: FastifyRequest, dto: new () => T): Promise<T> {
+  return validateInput(dto, (await readRequestBody(request)).fields);
 }

@@ -2,10 +2,10 @@ import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { blockedAppKey, JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
 import { APP_CONFIG, CLOCK, Clock, NATS_CONNECTION, revocationBucketOptions } from '@plaza/platform';
-import { decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
+import { createLocalJWKSet, JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
 import { Model } from 'mongoose';
 import type { KV, NatsConnection } from 'nats';
-import { createHash, createPublicKey, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { IdentityConfig } from '../config/identity.config';
 import { loadSigningKeys, SigningKeys } from './signing-keys';
 import { RefreshTokenDocument } from './token.schemas';
@@ -29,6 +29,8 @@ export const sha256 = (value: string) => createHash('sha256').update(value).dige
 @Injectable()
 export class TokenIssuer implements OnModuleInit {
   private keys!: SigningKeys;
+  /** The published keys, to check a token as the gateways do. */
+  private keySet!: ReturnType<typeof createLocalJWKSet>;
   private revocations?: KV;
 
   constructor(
@@ -40,6 +42,7 @@ export class TokenIssuer implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     this.keys = loadSigningKeys(this.config.JWT_KEYS_DIR, this.config.JWT_ACTIVE_KID, this.config.NODE_ENV !== 'production');
+    this.keySet = createLocalJWKSet(this.publicKeys() as unknown as JSONWebKeySet);
     this.revocations = await this.nats.jetstream().views.kv(REVOCATION_BUCKET, revocationBucketOptions());
   }
 
@@ -116,11 +119,10 @@ export class TokenIssuer implements OnModuleInit {
   async revokeAccessToken(token: string, clientId: string): Promise<boolean> {
     let claims: Awaited<ReturnType<typeof jwtVerify>>['payload'];
     try {
-      const { kid } = decodeProtectedHeader(token);
-      const key = this.keys.all.find((k) => k.kid === kid);
-      if (!key) return false;
-      ({ payload: claims } = await jwtVerify(token, createPublicKey(key.privateKey), {
+      // checked as the gateways check it, against the same published keys
+      ({ payload: claims } = await jwtVerify(token, this.keySet, {
         algorithms: ['EdDSA'],
+        typ: 'at+jwt',
         issuer: this.config.TOKEN_ISSUER,
         audience: this.config.TOKEN_AUDIENCE,
         currentDate: this.clock.now(),

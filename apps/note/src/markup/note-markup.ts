@@ -1,4 +1,4 @@
-import { ApiError, NotePictureLayout } from '@plaza/contracts';
+import { ApiError, NotePictureLayout, withoutControlCharacters } from '@plaza/contracts';
 import { decodeHtmlEntities, safeLinkAddress } from './safe-url';
 
 /**
@@ -257,7 +257,6 @@ const count = (text: string, c: string) => text.split(c).length - 1;
 
 /** Line ends as `\n`; NUL and other C0 controls except tab and newline removed. */
 export function cleanText(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what this removes
-  return text.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '');
+  return withoutControlCharacters(text.replace(/\r\n?/g, '\n'));
 }
 

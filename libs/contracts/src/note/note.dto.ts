@@ -2,6 +2,7 @@ import { Transform, Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { PictureRef } from '../common/picture';
 import { NoBannedWords } from '../validation/banned-words';
+import { VISIBLE_TEXT } from '../validation/control-characters';
 import { ToBoolean, withError } from '../validation/validation-errors';
 
 export const NotePrivacies = ['public', 'friend', 'private'] as const;
@@ -22,13 +23,6 @@ export const MAX_NOTE_CONTENT_LENGTH = 100_000;
 export const MAX_NOTE_CAPTION_LENGTH = 500;
 /** CONTRACT.md section 5: a comment has at most 1000 characters. */
 export const MAX_NOTE_COMMENT_LENGTH = 1000;
-
-/**
- * Text a reader would see: something other than white space and the control characters the
- * note service removes before storing (`\u0000` alone is no content, and stored it would be "").
- */
-// eslint-disable-next-line no-control-regex -- control characters are what does not count
-const VISIBLE_TEXT = /[^\s\u0000-\u001f\u007f]/;
 
 /** An empty text parameter counts as absent. */
 const EmptyAsAbsent = () => Transform(({ value }) => (value === '' ? undefined : value));

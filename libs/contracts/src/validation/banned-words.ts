@@ -1,14 +1,13 @@
 import { ValidateBy, ValidationOptions } from 'class-validator';
+import { withoutControlCharacters } from './control-characters';
 import { withError } from './validation-errors';
 
 /**
  * Compatibility forms (full-width letters, ligatures) and case do not hide a word, nor do
- * characters nobody sees: the control characters the services remove before storing a text
- * (all but tab and line ends) and format characters such as zero-width spaces and soft hyphens.
+ * characters nobody sees: the control characters removed before storing a text and format
+ * characters such as zero-width spaces and soft hyphens.
  */
-// eslint-disable-next-line no-control-regex -- control characters are what this removes
-const INVISIBLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\p{Cf}]/gu;
-const normalize = (text: string) => text.normalize('NFKC').replace(INVISIBLE, '').toLowerCase();
+const normalize = (text: string) => withoutControlCharacters(text.normalize('NFKC')).replace(/\p{Cf}/gu, '').toLowerCase();
 
 /**
  * The words user-written text may not contain (CONTRACT.md section 5: `BANNED_WORDS_FILE`,

@@ -1,12 +1,12 @@
 import { Controller, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Caller, NoteComment, NoteCommentList, NoteMessages, PageRequest, validateInput } from '@plaza/contracts';
+import { Caller, NoteComment, NoteCommentList, NoteMessages, PageRequest } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
 import { CurrentCaller, Page, RequestId } from '../../http/request-context';
-import { readRequestBody } from '../../pictures/multipart-body';
+import { readTextBody } from '../../pictures/multipart-body';
 
 /** Comments on notes (CONTRACT.md section 5). */
 @ApiTags('notes')
@@ -21,7 +21,7 @@ export class NoteCommentsController {
 
   @Endpoint(Endpoints.noteCommentCreate)
   async create(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteComment> {
-    const comment = await validateInput(Endpoints.noteCommentCreate.body.dto, (await readRequestBody(request)).fields);
+    const comment = await readTextBody(request, Endpoints.noteCommentCreate.body.dto);
     return this.bus.request(NoteMessages.createComment, { caller, id, comment }, { requestId });
   }
 
