@@ -123,6 +123,8 @@ async function test(): Promise<void> {
     // the module-boundary rule reads Nx's cached project graph and silently skips itself without one
     { name: 'graph', command: process.execPath, args: [join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], env: { NX_DAEMON: 'false' }, quiet: true },
     { name: 'lint', command: process.execPath, args: [join(root, 'node_modules/eslint/bin/eslint.js'), '--quiet', 'apps', 'libs', 'tools'] },
+    // the builds leave out specs and jest strips types without checking them: this checks all test code too
+    { name: 'types', command: process.execPath, args: [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.typecheck.json')] },
     { name: 'unit', command: process.execPath, args: [jest, '-c', join(root, 'jest.config.js')] },
     { name: 'deploy', command: process.execPath, args: [join(root, 'tools/deploy-check/dist/main.js')] },
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },

@@ -71,7 +71,7 @@ describe('errors and routing (spec "Errors", CONTRACT.md section 4)', () => {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"grant_type": ',
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).code).toBe(1016);
+    expect(((await res.json()) as { code: number }).code).toBe(1016);
   });
 });
 

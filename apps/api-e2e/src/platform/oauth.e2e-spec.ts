@@ -6,7 +6,7 @@ import { importRecords } from '../support/import';
 import { craftToken, foreignKey, unsignedToken } from '../support/tokens';
 
 const PICTURE = '/v2/picture/note-0123456789abcdef0123456789abcdef.jpg';
-const tokenForm = (form: Record<string, string | undefined>) => post<TokenBody & { error?: string }>('/auth2/token', { form });
+const tokenForm = (form: Record<string, string | undefined>) => post<TokenBody & { error?: string; code?: number }>('/auth2/token', { form });
 
 describe('OAuth token endpoint (CONTRACT.md section 2)', () => {
   it('issues a token pair with the password grant to a trusted app', async () => {
@@ -162,7 +162,7 @@ describe('bodies and headers of the OAuth endpoints', () => {
     // and answers a multipart body that lacks a parameter as it answers a form (113)
     const missing = new FormData();
     for (const [k, v] of Object.entries({ client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'erin', password: PASSWORD })) missing.append(k, v);
-    const refused = await post<TokenBody & { error?: string }>('/auth2/token', { multipart: missing });
+    const refused = await post<TokenBody & { error?: string; code?: number }>('/auth2/token', { multipart: missing });
     expectError(refused, 400, 113, 'POST /auth2/token');
     expect(refused.body.error).toBe('invalid_request');
   });
@@ -214,7 +214,7 @@ describe('brute force on the password grant', () => {
   it('slows and then locks the account with 128 user_locked', async () => {
     const attempt = (password: string) =>
       tokenForm({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'mallory', password });
-    const codes: number[] = [];
+    const codes: (number | undefined)[] = [];
     const started = Date.now();
     for (let i = 0; i < 10; i++) codes.push((await attempt(`guess-${i}`)).body.code);
     expect(codes.slice(0, 9)).toEqual(Array(9).fill(120));

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { clientToken, tokenFor } from '../support/auth';
 import { Apps, Users } from '../support/fixtures';
 import { startGateway, ExtraGateway } from '../support/gateways';
-import { expectError, get } from '../support/http';
+import { ApiResponse, expectError, get } from '../support/http';
 
 /** Any endpoint counted against the limits; what the service answers does not matter here. */
 const COUNTED = '/v2/book/1';
@@ -114,7 +114,7 @@ describe('rate limits across two gateway replicas (CONTRACT.md section 3)', () =
 
   it('never limits the premium tier on cached reads, and its ETags still answer 304', async () => {
     const premium = await clientToken(Apps.premium);
-    const answers = [];
+    const answers: ApiResponse[] = [];
     for (let i = 0; i < 8; i++) answers.push(await get(CACHED, { baseUrl: g1.baseUrl, token: premium, headers: from('10.4.0.2') }));
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(answers.every((r) => r.headers.get('ratelimit-limit') === null)).toBe(true);

@@ -1,5 +1,5 @@
 import { tokenFor } from '../support/auth';
-import { api, ApiResponse, get, post, put } from '../support/http';
+import { api, ApiResponse, get, post, put, RequestBody } from '../support/http';
 import { stackInfo } from '../support/stack-info';
 import { expectCleanError, expectSecurityHeaders, rawRequest, SecBooks, SecUsers, timed } from './security-support';
 
@@ -22,7 +22,7 @@ beforeAll(async () => {
 });
 
 /** A request with a body sent as the given bytes and type, with the hostile user's token. */
-const send = (method: string, path: string, body: BodyInit, type: string, headers: Record<string, string> = {}) =>
+const send = (method: string, path: string, body: RequestBody, type: string, headers: Record<string, string> = {}) =>
   api(method, path, { token, headers: { 'content-type': type, ...headers }, body });
 
 function expectRefused(res: ApiResponse, status: number, code: number): void {
@@ -198,7 +198,7 @@ describe('invalid UTF-8 and NUL bytes', () => {
     for (const path of ['/v2/book/search', '/v2/movie/search']) {
       const res = await fetch(`${stackInfo().baseUrl}${path}?q=${encoded}`);
       expect(res.status).toBe(200);
-      const body = await res.json();
+      const body = (await res.json()) as { total: number };
       expect(body.total).toBe(0);
     }
   });
@@ -251,7 +251,7 @@ describe('invalid UTF-8 and NUL bytes', () => {
   ])('a NUL byte in %s: 400/1016', async (_, raw) => {
     const [[name, value]] = Object.entries(raw);
     const res = await fetch(`${stackInfo().baseUrl}/v2/event/list?loc=108288&${name}=${value}`);
-    expect({ status: res.status, code: (await res.json()).code }).toEqual({ status: 400, code: 1016 });
+    expect({ status: res.status, code: ((await res.json()) as { code: number }).code }).toEqual({ status: 400, code: 1016 });
   });
 
   it.each([['/v2/book/user/%zz/collections'], ['/v2/book/isbn/%ff'], ['/v2/note/%E4%B8/comments']])(

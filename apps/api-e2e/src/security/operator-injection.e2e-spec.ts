@@ -293,6 +293,6 @@ describe('query-operator injection in every parameter of every route', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: `${new URLSearchParams(base as Record<string, string>).toString()}&password[$ne]=x`,
     });
-    expect({ status: res.status, code: (await res.json()).code }).toEqual({ status: 400, code: 113 });
+    expect({ status: res.status, code: ((await res.json()) as { code: number }).code }).toEqual({ status: 400, code: 113 });
   });
 });

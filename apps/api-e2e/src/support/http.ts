@@ -8,6 +8,9 @@ export interface ApiResponse<T = any> {
   text: string;
 }
 
+/** What fetch accepts as a body (Node's types have no DOM `BodyInit`). */
+export type RequestBody = NonNullable<RequestInit['body']>;
+
 export interface RequestOptions {
   token?: string;
   query?: Record<string, string | number | boolean | undefined>;
@@ -18,11 +21,11 @@ export interface RequestOptions {
   /** Sent as multipart/form-data. */
   multipart?: FormData;
   /** Sent as these bytes, exactly (give the content-type in `headers`). */
-  body?: BodyInit;
+  body?: RequestBody;
   headers?: Record<string, string>;
   /** Another gateway replica than the shared one. */
   baseUrl?: string;
-  redirect?: RequestRedirect;
+  redirect?: RequestInit['redirect'];
 }
 
 function urlFor(path: string, options: RequestOptions): string {
@@ -35,7 +38,7 @@ function urlFor(path: string, options: RequestOptions): string {
 export async function api<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: BodyInit | undefined;
+  let body: RequestBody | undefined;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);

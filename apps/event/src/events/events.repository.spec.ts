@@ -18,9 +18,9 @@ function fakeModel() {
       query(async () => {
         overlapping++;
         maxOverlap = Math.max(maxOverlap, overlapping);
-        const read = { ...doc };
+        const read: Record<string, string | number> = { ...doc };
         await tick();
-        for (const [k, d] of Object.entries(update.$inc)) (read as Record<string, number>)[k] += d;
+        for (const [k, d] of Object.entries(update.$inc)) read[k] = (read[k] as number) + d;
         Object.assign(doc, read);
         writes++;
         overlapping--;
