@@ -25,4 +25,17 @@ describe('GatewayConfig', () => {
     expect(() => load({ RESPONSE_CACHE_MAX_BYTES: '100' })).toThrow(/RESPONSE_CACHE_MAX_BYTES/);
     expect(() => load({ RESPONSE_CACHE_MAX_BYTES: 'lots' })).toThrow(/RESPONSE_CACHE_MAX_BYTES/);
   });
+
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
+    ['loopback,uniquelocal,fd00::/8', ['loopback', 'uniquelocal', 'fd00::/8']],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(load({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it.each(['maybe', '10.0.0.0/99', '300.1.1.1', ' , '])('refuses TRUST_PROXY=%s at start-up, naming it', (value) => {
+    expect(() => load({ TRUST_PROXY: value })).toThrow(/TRUST_PROXY/);
+  });
 });

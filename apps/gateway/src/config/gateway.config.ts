@@ -1,6 +1,7 @@
 import { BaseConfig, parseBoolean } from '@plaza/platform';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsInt, IsOptional, IsString, Matches, Max, Min, MinLength } from 'class-validator';
+import { IsTrustProxy, parseTrustProxy, TrustProxy } from './trust-proxy';
 
 /**
  * Reads the raw environment string: implicit conversion would already have turned "false" into
@@ -16,7 +17,7 @@ export class GatewayConfig extends BaseConfig {
 
   /** Default: on under NODE_ENV=production, off otherwise (CONTRACT.md section 1). */
   @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_HTTPS?: boolean;
-  @Transform(toBool) @IsBoolean() TRUST_PROXY = false;
+  @Transform(parseTrustProxy) @IsTrustProxy() TRUST_PROXY: TrustProxy = false;
 
   /** How long the gateway waits for a service before answering 504. */
   @Transform(toInt) @IsInt() @Min(100) @Max(120000) REQUEST_TIMEOUT_MS = 5000;
