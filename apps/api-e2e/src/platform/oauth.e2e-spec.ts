@@ -100,6 +100,23 @@ describe('revocation (RFC 7009)', () => {
     expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: grant.refresh_token }), 400, 119);
   });
 
+  it('revokes with a refresh token the access tokens of its grant, those issued before each rotation too, and no other grant (RFC 7009 2.1)', async () => {
+    const grant = await passwordGrant(Users.erin);
+    const rotated = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: grant.refresh_token });
+    expect(rotated.status).toBe(200);
+    const otherSignIn = await passwordGrant(Users.erin);
+    for (const token of [grant.access_token, rotated.body.access_token, otherSignIn.access_token]) expect((await get(PICTURE, { token })).status).toBe(404);
+
+    expect((await post('/auth2/revoke', { form: { token: rotated.body.refresh_token!, client_id: 'test-premium', client_secret: 'test-premium-secret' } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await get(PICTURE, { token: grant.access_token }), 401, 103);
+    expectError(await get(PICTURE, { token: rotated.body.access_token }), 401, 103);
+    expectError(await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: rotated.body.refresh_token }), 400, 119);
+    // the same user's other sign-in goes on
+    expect((await get(PICTURE, { token: otherSignIn.access_token })).status).toBe(404);
+    expect((await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: otherSignIn.refresh_token })).status).toBe(200);
+  });
+
   it("does not let one app revoke another app's token", async () => {
     const grant = await passwordGrant(Users.erin);
     expect((await post('/auth2/revoke', { form: { token: grant.access_token, client_id: 'test-advance', client_secret: 'test-advance-secret' } })).status).toBe(200);

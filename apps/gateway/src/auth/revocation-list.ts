@@ -10,6 +10,8 @@ import { revocationBucketOptions } from '@plaza/platform';
  */
 export class RevocationList {
   private readonly revokedJtis = new Set<string>();
+  /** grants whose refresh token was revoked: all their access tokens are. */
+  private readonly revokedGrants = new Set<string>();
   /** user id → current token epoch; tokens of an older epoch are revoked (password change). */
   private readonly userEpochs = new Map<string, number>();
   /** client ids of blocked apps: their tokens and apikeys are refused (400/105). */
@@ -34,6 +36,9 @@ export class RevocationList {
         if (kind === 'jti') {
           if (deleted) this.revokedJtis.delete(id);
           else this.revokedJtis.add(id);
+        } else if (kind === 'grant') {
+          if (deleted) this.revokedGrants.delete(id);
+          else this.revokedGrants.add(id);
         } else if (kind === 'user') {
           if (deleted) this.userEpochs.delete(id);
           else this.userEpochs.set(id, Number(new TextDecoder().decode(entry.value)));
@@ -52,8 +57,9 @@ export class RevocationList {
     return this.synced;
   }
 
-  isRevoked(claims: Pick<AccessTokenClaims, 'jti' | 'sub' | 'ep'>): boolean {
+  isRevoked(claims: Pick<AccessTokenClaims, 'jti' | 'sub' | 'ep' | 'gid'>): boolean {
     if (this.revokedJtis.has(claims.jti)) return true;
+    if (claims.gid !== undefined && this.revokedGrants.has(claims.gid)) return true;
     if (claims.sub) {
       const epoch = this.userEpochs.get(claims.sub);
       if (epoch !== undefined && (claims.ep ?? 0) < epoch) return true;

@@ -101,7 +101,7 @@ export class TokenVerifier {
 const TIERS: MovieTier[] = ['basic', 'advance', 'premium'];
 
 function validateClaims(payload: Record<string, unknown>): AccessTokenClaims {
-  const { sub, uid, cid, tier, scope, jti, iat, exp, ep } = payload;
+  const { sub, uid, cid, tier, scope, jti, iat, exp, ep, gid } = payload;
   const ok =
     (sub === undefined || typeof sub === 'string') &&
     (uid === undefined || typeof uid === 'string') &&
@@ -109,7 +109,8 @@ function validateClaims(payload: Record<string, unknown>): AccessTokenClaims {
     typeof tier === 'string' && TIERS.includes(tier as MovieTier) &&
     typeof scope === 'string' && typeof jti === 'string' &&
     typeof iat === 'number' && typeof exp === 'number' &&
-    (ep === undefined || typeof ep === 'number');
+    (ep === undefined || typeof ep === 'number') &&
+    (gid === undefined || typeof gid === 'string');
   if (!ok) throw new ApiError('invalid_access_token');
   return payload as unknown as AccessTokenClaims;
 }

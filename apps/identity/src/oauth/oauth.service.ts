@@ -127,7 +127,7 @@ export class OAuthService {
       if (!found) throw new ApiError('invalid_refresh_token');
       user = found;
     }
-    return this.issuer.issue({ userId: user?._id, uid: user?.uid, clientId: app._id, tier: app.tier, scopes, epoch: user?.token_epoch }, true);
+    return this.issuer.issue({ userId: user?._id, uid: user?.uid, clientId: app._id, tier: app.tier, scopes, epoch: user?.token_epoch, grantId: stored.grant_id }, true);
   }
 
   private async clientCredentialsGrant(req: TokenRequest): Promise<TokenResponse> {
@@ -143,7 +143,7 @@ export class OAuthService {
     if (!req.token) throw new ApiError('required_parameter_is_missing', 'token');
     const refresh = await this.issuer.findRefreshToken(req.token);
     if (refresh) {
-      if (refresh.client_id === app._id) await this.issuer.deleteRefreshToken(req.token);
+      if (refresh.client_id === app._id) await this.issuer.revokeRefreshToken(refresh);
     } else {
       await this.issuer.revokeAccessToken(req.token, app._id);
     }

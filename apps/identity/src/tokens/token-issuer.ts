@@ -1,6 +1,6 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { blockedAppKey, JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
+import { blockedAppKey, JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedGrantKey, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
 import { APP_CONFIG, CLOCK, Clock, NATS_CONNECTION, revocationBucketOptions } from '@plaza/platform';
 import { createLocalJWKSet, JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
 import { Model } from 'mongoose';
@@ -18,6 +18,8 @@ export interface Grant {
   scopes: string[];
   /** The user's token epoch (see revokeAllForUser). */
   epoch?: number;
+  /** The grant a refresh continues (its refresh token's); a new grant gets a new id. */
+  grantId?: string;
 }
 
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
@@ -56,6 +58,9 @@ export class TokenIssuer implements OnModuleInit {
     const claims: Record<string, unknown> = { cid: grant.clientId, tier: grant.tier, scope: grant.scopes.join(' ') };
     if (grant.uid) claims.uid = grant.uid;
     if (grant.userId) claims.ep = grant.epoch ?? 0;
+    // only a grant with a refresh token can be revoked as a whole
+    const grantId = withRefreshToken ? (grant.grantId ?? randomUUID()) : undefined;
+    if (grantId) claims.gid = grantId;
     const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: this.keys.active.kid, typ: 'at+jwt' })
       .setIssuer(this.config.TOKEN_ISSUER)
@@ -73,17 +78,18 @@ export class TokenIssuer implements OnModuleInit {
       scope: grant.scopes.join(' '),
       ...(grant.userId ? { user_id: grant.userId, user_name: grant.uid } : {}),
     };
-    if (withRefreshToken) response.refresh_token = await this.createRefreshToken(grant, now);
+    if (grantId) response.refresh_token = await this.createRefreshToken(grant, grantId, now);
     return response;
   }
 
-  private async createRefreshToken(grant: Grant, now: number): Promise<string> {
+  private async createRefreshToken(grant: Grant, grantId: string, now: number): Promise<string> {
     const token = randomBytes(32).toString('base64url');
     await this.refreshTokens.create({
       _id: sha256(token),
       user_id: grant.userId,
       client_id: grant.clientId,
       scopes: grant.scopes,
+      grant_id: grantId,
       issued_at: new Date(now * 1000),
       expires_at: new Date((now + this.config.REFRESH_TOKEN_TTL_DAYS * 86400) * 1000),
     });
@@ -107,8 +113,15 @@ export class TokenIssuer implements OnModuleInit {
     return this.refreshTokens.findById(sha256(token)).lean<RefreshTokenDocument>().exec();
   }
 
-  async deleteRefreshToken(token: string): Promise<void> {
-    await this.refreshTokens.deleteOne({ _id: sha256(token) }).exec();
+  /**
+   * Revokes a refresh token and, through its grant id, every access token issued in its grant
+   * (those still unexpired are at most ACCESS_TOKEN_TTL old, so the entry need not live longer).
+   */
+  async revokeRefreshToken(stored: RefreshTokenDocument): Promise<void> {
+    await this.refreshTokens.deleteOne({ _id: stored._id }).exec();
+    if (!stored.grant_id) return; // issued before grants had ids: its access tokens run to their expiry
+    const until = Math.floor(this.clock.now().getTime() / 1000) + this.config.ACCESS_TOKEN_TTL;
+    await this.revocations!.put(revokedGrantKey(stored.grant_id), new TextEncoder().encode(String(until)));
   }
 
   /**

@@ -7,6 +7,8 @@ export class RefreshTokenDocument {
   @Prop() user_id?: string;
   @Prop({ required: true }) client_id!: string;
   @Prop({ type: [String], default: [] }) scopes!: string[];
+  /** The grant it belongs to, kept through rotation; its access tokens carry it as `gid`. */
+  @Prop() grant_id?: string;
   @Prop({ type: Date, required: true }) expires_at!: Date;
   @Prop({ type: Date, required: true }) issued_at!: Date;
 }

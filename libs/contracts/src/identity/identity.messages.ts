@@ -135,9 +135,11 @@ export const REVOCATION_BUCKET = 'revocations';
 /**
  * Keys in the revocation bucket: `jti.<token id>` revokes one token; `user.<user id>` holds the
  * user's token epoch: tokens carrying an older epoch (`ep`) are revoked (password change);
- * `app.<client id>` marks a blocked app: its tokens, issued before the block, are refused.
+ * `app.<client id>` marks a blocked app: its tokens, issued before the block, are refused;
+ * `grant.<grant id>` revokes every access token of a grant whose refresh token was revoked.
  */
 export const revokedTokenKey = (jti: string) => `jti.${jti}`;
+export const revokedGrantKey = (grantId: string) => `grant.${grantId}`;
 export const revokedUserKey = (userId: string) => `user.${userId}`;
 export const blockedAppKey = (clientId: string) => `app.${clientId}`;
 
@@ -153,6 +155,11 @@ export interface AccessTokenClaims {
   exp: number;
   /** The user's token epoch when issued; raising the epoch revokes every older token. */
   ep?: number;
+  /**
+   * The grant (a sign-in, and the refresh tokens that rotate from it) the token was issued in;
+   * revoking the grant's refresh token revokes its access tokens too (RFC 7009 section 2.1).
+   */
+  gid?: string;
 }
 
 export type { SimpleUser };
