@@ -64,6 +64,22 @@ describe('OAuth token endpoint (CONTRACT.md section 2)', () => {
     expectError(replay, 400, 119);
   });
 
+  it('takes a replayed refresh token for a stolen one: the whole grant is revoked, the rotated tokens too (RFC 9700 4.14.2)', async () => {
+    const refresh = (token: string | undefined) => tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: token });
+    const first = await passwordGrant(Users.erin);
+    const otherSignIn = await passwordGrant(Users.erin);
+    const rotated = await refresh(first.refresh_token);
+    expect(rotated.status).toBe(200);
+    expect((await get(PICTURE, { token: rotated.body.access_token })).status).toBe(404);
+
+    expectError(await refresh(first.refresh_token), 400, 119);
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await get(PICTURE, { token: rotated.body.access_token }), 401, 103);
+    expectError(await get(PICTURE, { token: first.access_token }), 401, 103);
+    expectError(await refresh(rotated.body.refresh_token), 400, 119);
+    expect((await refresh(otherSignIn.refresh_token)).status).toBe(200);
+  });
+
   it('does not widen scopes through the refresh grant', async () => {
     const narrow = await passwordGrant(Users.dave, Apps.premium, 'book_basic_r');
     const wider = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: narrow.refresh_token, scope: 'book_basic_r book_basic_w' });

@@ -119,7 +119,7 @@ export class OAuthService {
     if (!found || found.client_id !== app._id) throw new ApiError('invalid_refresh_token');
     // a refresh may narrow the scopes, never widen them (no escalation through refresh)
     const scopes = this.scopesFor(found.scopes.filter((s) => app.scopes.includes(s)), req.scope);
-    const stored = await this.issuer.claimRefreshToken(req.refresh_token);
+    const stored = await this.issuer.claimRefreshToken(found);
     if (!stored) throw new ApiError('invalid_refresh_token');
     let user: { _id: string; uid: string; token_epoch: number } | undefined;
     if (stored.user_id) {
@@ -143,7 +143,7 @@ export class OAuthService {
     if (!req.token) throw new ApiError('required_parameter_is_missing', 'token');
     const refresh = await this.issuer.findRefreshToken(req.token);
     if (refresh) {
-      if (refresh.client_id === app._id) await this.issuer.revokeRefreshToken(refresh);
+      if (refresh.client_id === app._id) await this.issuer.revokeGrant(refresh);
     } else {
       await this.issuer.revokeAccessToken(req.token, app._id);
     }

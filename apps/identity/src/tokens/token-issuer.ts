@@ -1,7 +1,7 @@
 import { Inject, Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { blockedAppKey, JsonWebKeySet, MovieTier, REVOCATION_BUCKET, revokedGrantKey, revokedTokenKey, revokedUserKey, TokenResponse } from '@plaza/contracts';
-import { APP_CONFIG, CLOCK, Clock, NATS_CONNECTION, revocationBucketOptions } from '@plaza/platform';
+import { APP_CONFIG, CLOCK, Clock, KeyedMutex, NATS_CONNECTION, revocationBucketOptions } from '@plaza/platform';
 import { createLocalJWKSet, JSONWebKeySet, jwtVerify, SignJWT } from 'jose';
 import { Model } from 'mongoose';
 import type { KV, NatsConnection } from 'nats';
@@ -22,6 +22,9 @@ export interface Grant {
   grantId?: string;
 }
 
+/** How often expired refresh tokens are deleted (when a refresh token is issued). */
+export const REFRESH_TOKEN_PURGE_INTERVAL_MS = 3600_000;
+
 export const sha256 = (value: string) => createHash('sha256').update(value).digest('base64url');
 
 /**
@@ -34,6 +37,8 @@ export class TokenIssuer implements OnModuleInit {
   /** The published keys, to check a token as the gateways do. */
   private keySet!: ReturnType<typeof createLocalJWKSet>;
   private revocations?: KV;
+  private lastPurge = 0;
+  private readonly claims = new KeyedMutex();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: IdentityConfig,
@@ -83,6 +88,7 @@ export class TokenIssuer implements OnModuleInit {
   }
 
   private async createRefreshToken(grant: Grant, grantId: string, now: number): Promise<string> {
+    await this.purgeExpiredRefreshTokens();
     const token = randomBytes(32).toString('base64url');
     await this.refreshTokens.create({
       _id: sha256(token),
@@ -97,29 +103,51 @@ export class TokenIssuer implements OnModuleInit {
   }
 
   /**
-   * Claims a refresh token for rotation: it is deleted, so it works exactly once (a second use,
-   * a replay, finds nothing). Returns the stored grant, or null.
+   * Claims a refresh token for rotation: it is marked used, so it works exactly once. Returns the
+   * stored grant, or null when it is unknown, expired, or was used already (then the grant is
+   * revoked: the same token twice means two holders, and one of them is not the client).
    */
-  async claimRefreshToken(token: string): Promise<RefreshTokenDocument | null> {
-    const id = sha256(token);
-    const stored = await this.refreshTokens.findById(id).lean<RefreshTokenDocument>().exec();
-    if (!stored) return null;
-    const { deletedCount } = await this.refreshTokens.deleteOne({ _id: id }).exec();
-    if (deletedCount !== 1) return null;
-    return stored.expires_at.getTime() > this.clock.now().getTime() ? stored : null;
+  async claimRefreshToken(stored: RefreshTokenDocument): Promise<RefreshTokenDocument | null> {
+    const now = this.clock.now();
+    // the filter makes the claim atomic on MongoDB; FerretDB v1 updates are not (docs/ENGINES.md), hence the lock
+    const claimed = await this.claims.run(stored._id, () =>
+      this.refreshTokens.findOneAndUpdate({ _id: stored._id, used_at: { $exists: false } }, { $set: { used_at: now } }).lean<RefreshTokenDocument>().exec(),
+    );
+    if (!claimed) {
+      await this.revokeGrant(stored);
+      return null;
+    }
+    return claimed.expires_at.getTime() > now.getTime() ? claimed : null;
   }
 
+  /**
+   * Deletes expired refresh tokens, used ones included, at most once per interval per process:
+   * FerretDB v1 has no TTL indexes, and every rotation leaves a used token behind.
+   */
+  private async purgeExpiredRefreshTokens(): Promise<void> {
+    const now = this.clock.now();
+    if (now.getTime() - this.lastPurge < REFRESH_TOKEN_PURGE_INTERVAL_MS) return;
+    this.lastPurge = now.getTime();
+    await this.refreshTokens.deleteMany({ expires_at: { $lte: now } }).exec();
+  }
+
+  /** A stored refresh token, used or not (see claimRefreshToken). */
   async findRefreshToken(token: string): Promise<RefreshTokenDocument | null> {
     return this.refreshTokens.findById(sha256(token)).lean<RefreshTokenDocument>().exec();
   }
 
   /**
-   * Revokes a refresh token and, through its grant id, every access token issued in its grant
-   * (those still unexpired are at most ACCESS_TOKEN_TTL old, so the entry need not live longer).
+   * Revokes a refresh token's grant: the refresh tokens rotated from the same sign-in and, through
+   * the grant id, every access token issued in it (those still unexpired are at most
+   * ACCESS_TOKEN_TTL old, so the revocation entry need not live longer).
    */
-  async revokeRefreshToken(stored: RefreshTokenDocument): Promise<void> {
-    await this.refreshTokens.deleteOne({ _id: stored._id }).exec();
-    if (!stored.grant_id) return; // issued before grants had ids: its access tokens run to their expiry
+  async revokeGrant(stored: RefreshTokenDocument): Promise<void> {
+    // issued before grants had ids: the token alone, and its access tokens run to their expiry
+    if (!stored.grant_id) {
+      await this.refreshTokens.deleteOne({ _id: stored._id }).exec();
+      return;
+    }
+    await this.refreshTokens.deleteMany({ grant_id: stored.grant_id }).exec();
     const until = Math.floor(this.clock.now().getTime() / 1000) + this.config.ACCESS_TOKEN_TTL;
     await this.revocations!.put(revokedGrantKey(stored.grant_id), new TextEncoder().encode(String(until)));
   }

@@ -11,10 +11,17 @@ export class RefreshTokenDocument {
   @Prop() grant_id?: string;
   @Prop({ type: Date, required: true }) expires_at!: Date;
   @Prop({ type: Date, required: true }) issued_at!: Date;
+  /**
+   * When it was exchanged for its successor. A used token is kept until it expires, so that its
+   * replay, a sign that it was stolen, revokes its grant (RFC 9700 section 4.14.2).
+   */
+  @Prop({ type: Date }) used_at?: Date;
 }
 
 export const RefreshTokenSchema = SchemaFactory.createForClass(RefreshTokenDocument);
 RefreshTokenSchema.index({ user_id: 1 });
+RefreshTokenSchema.index({ grant_id: 1 });
+RefreshTokenSchema.index({ expires_at: 1 });
 
 /** A one-time authorization code, stored by its hash; claimed by deleting it. */
 @Schema({ collection: 'authorization_codes', versionKey: false })
