@@ -147,9 +147,10 @@ export class TokenIssuer implements OnModuleInit {
       await this.refreshTokens.deleteOne({ _id: stored._id }).exec();
       return;
     }
-    await this.refreshTokens.deleteMany({ grant_id: stored.grant_id }).exec();
+    // the access tokens first: should this fail, the refresh token is still there to revoke again
     const until = Math.floor(this.clock.now().getTime() / 1000) + this.config.ACCESS_TOKEN_TTL;
     await this.revocations!.put(revokedGrantKey(stored.grant_id), new TextEncoder().encode(String(until)));
+    await this.refreshTokens.deleteMany({ grant_id: stored.grant_id }).exec();
   }
 
   /**
