@@ -36,33 +36,45 @@ describe('cached reads answered before fastify (the lane)', () => {
     await waitFor(`access log line of ${id}`, async () => (line = logLines().find((l) => l.reqId === id)) !== undefined, 5_000);
     return line?.lane === true;
   };
+  /**
+   * Reads until the lane answers: suites run in parallel on the shared stack, and another one's
+   * import or write may empty this replica's cache between two reads. Returns the answer before
+   * the lane's (fastify's, unless the first read was already the lane's) and the lane's.
+   */
+  const untilLane = async (token: string = appToken, headers: Record<string, string> = {}): Promise<[ApiResponse, ApiResponse]> => {
+    let previous = await read(token, headers);
+    for (let i = 0; i < 5; i++) {
+      const res = await read(token, headers);
+      if (await fromLane(res)) return [previous, res];
+      previous = res;
+    }
+    throw new Error(`no answer from the lane in 6 reads of ${path}`);
+  };
   const withoutPerRequestHeaders = (res: ApiResponse) => [...res.headers.entries()].filter(([name]) => name !== 'x-request-id' && name !== 'date');
 
-  it('answers the third read of a URL with the same status, headers and bytes as fastify gave the second', async () => {
+  it('answers a repeat read with the same status, headers and bytes as fastify gave the read before', async () => {
     const first = await read();
-    const second = await read();
-    const third = await read();
-    expect([first.status, second.status, third.status]).toEqual([200, 200, 200]);
+    expect(first.status).toBe(200);
     expect(await fromLane(first)).toBe(false);
+    // the third read when nothing empties the cache between them: the second fills the lane's table
+    const [second, third] = await untilLane();
     expect(await fromLane(second)).toBe(false);
-    expect(await fromLane(third)).toBe(true);
+    expect([second.status, third.status]).toEqual([200, 200]);
     expect(third.text).toBe(second.text);
     expect(third.body).toMatchObject({ id: book, title: '收藏测试之书 Collectable 12' });
     expect(withoutPerRequestHeaders(third)).toEqual(withoutPerRequestHeaders(second));
     expect(third.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     // a client's own request id is kept, as fastify keeps it
-    const traced = await read(appToken, { 'x-request-id': 'lane-trace-1' });
+    const [, traced] = await untilLane(appToken, { 'x-request-id': 'lane-trace-1' });
     expect(traced.headers.get('x-request-id')).toBe('lane-trace-1');
-    expect(await fromLane(traced)).toBe(true);
   });
 
   it('answers If-None-Match with 304 and the ETag, no body', async () => {
     const etag = (await read()).headers.get('etag') as string;
-    const res = await read(appToken, { 'if-none-match': etag });
+    const [, res] = await untilLane(appToken, { 'if-none-match': etag });
     expect(res.status).toBe(304);
     expect(res.headers.get('etag')).toBe(etag);
     expect(res.text).toBe('');
-    expect(await fromLane(res)).toBe(true);
   });
 
   it('leaves fields and JSONP answers to fastify, which gives them their own ETag and 304', async () => {
@@ -100,9 +112,7 @@ describe('cached reads answered before fastify (the lane)', () => {
   });
 
   it('never serves an answer a write has changed, nor a shared answer to a user', async () => {
-    await read();
-    const before = await read();
-    expect(await fromLane(before)).toBe(true);
+    const [, before] = await untilLane();
     const numRaters = (before.body as { rating: { numRaters: number } }).rating.numRaters;
     const userToken = await tokenFor(BookUsers.laner);
     // the write goes through the shared gateway; this replica hears the invalidation over NATS
@@ -113,9 +123,7 @@ describe('cached reads answered before fastify (the lane)', () => {
     // the user's own read carries their collection, which the shared answer has not
     const mine = await read(userToken);
     expect(mine.body).toMatchObject({ current_user_collection: expect.objectContaining({ status: 'read' }) });
-    await read();
-    const again = await read();
-    expect(await fromLane(again)).toBe(true);
+    const [, again] = await untilLane();
     expect(again.body).not.toHaveProperty('current_user_collection');
     expect((again.body as { rating: { numRaters: number } }).rating.numRaters).toBe(numRaters + 1);
   });
