@@ -5,6 +5,7 @@ import { tokenFor } from '../support/auth';
 import { ApiResponse, del, expectError, get, post, put } from '../support/http';
 import { stackInfo } from '../support/stack-info';
 import { acquire } from '../support/exclusive';
+import { readCutList } from '../support/paging';
 import { BookUsers, GIF, MISSING_BOOK, multipart, PNG, WEBP } from './book-support';
 
 const { annotator, annoPeer } = BookUsers;
@@ -399,21 +400,7 @@ describe('a list of long annotations', () => {
       expect(res.status).toBe(201);
       ids.add(res.body.id);
     }
-    const url = `/v2/book/user/${BookUsers.longNotes.uid}/annotations`;
-    const first = await get(url, { token, query: { count: 100 } });
-    expect(first.status).toBe(200);
-    expect(first.body.total).toBe(ids.size);
-    expect(first.body.count).toBe(first.body.annotations.length);
-    expect(first.body.count).toBeGreaterThan(1);
-    expect(first.body.count).toBeLessThan(ids.size);
-    const seen: string[] = first.body.annotations.map((a: { id: string }) => a.id);
-    for (let start = first.body.count; start < ids.size; ) {
-      const page = await get(url, { token, query: { start, count: 100 } });
-      expect(page.status).toBe(200);
-      expect(page.body.count).toBeGreaterThan(0);
-      seen.push(...page.body.annotations.map((a: { id: string }) => a.id));
-      start += page.body.count;
-    }
+    const { ids: seen } = await readCutList(`/v2/book/user/${BookUsers.longNotes.uid}/annotations`, 'annotations', ids.size, token);
     expect(seen).toHaveLength(ids.size);
     expect(new Set(seen)).toEqual(ids);
   }, 120_000);
