@@ -80,6 +80,17 @@ describe('OAuth token endpoint (CONTRACT.md section 2)', () => {
     expect((await refresh(otherSignIn.refresh_token)).status).toBe(200);
   });
 
+  it('takes a used refresh token sent to /auth2/revoke for the same replay: 200, and the grant is revoked', async () => {
+    const refresh = (token: string | undefined) => tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: token });
+    const first = await passwordGrant(Users.erin);
+    const rotated = await refresh(first.refresh_token);
+    expect(rotated.status).toBe(200);
+    expect((await post('/auth2/revoke', { form: { token: first.refresh_token!, client_id: 'test-premium', client_secret: 'test-premium-secret' } })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await get(PICTURE, { token: rotated.body.access_token }), 401, 103);
+    expectError(await refresh(rotated.body.refresh_token), 400, 119);
+  });
+
   it('does not widen scopes through the refresh grant', async () => {
     const narrow = await passwordGrant(Users.dave, Apps.premium, 'book_basic_r');
     const wider = await tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: narrow.refresh_token, scope: 'book_basic_r book_basic_w' });

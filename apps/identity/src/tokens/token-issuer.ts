@@ -38,7 +38,7 @@ export class TokenIssuer implements OnModuleInit {
   private keySet!: ReturnType<typeof createLocalJWKSet>;
   private revocations?: KV;
   private lastPurge = 0;
-  private readonly claims = new KeyedMutex();
+  private readonly claimLocks = new KeyedMutex();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: IdentityConfig,
@@ -110,7 +110,7 @@ export class TokenIssuer implements OnModuleInit {
   async claimRefreshToken(stored: RefreshTokenDocument): Promise<RefreshTokenDocument | null> {
     const now = this.clock.now();
     // the filter makes the claim atomic on MongoDB; FerretDB v1 updates are not (docs/ENGINES.md), hence the lock
-    const claimed = await this.claims.run(stored._id, () =>
+    const claimed = await this.claimLocks.run(stored._id, () =>
       this.refreshTokens.findOneAndUpdate({ _id: stored._id, used_at: { $exists: false } }, { $set: { used_at: now } }).lean<RefreshTokenDocument>().exec(),
     );
     if (!claimed) {
