@@ -213,6 +213,7 @@ describe('Dockerfile rules', () => {
     '    HEALTH_PORT=8081',
     'USER 65532:65532',
     'HEALTHCHECK CMD ["/nodejs/bin/node", "healthcheck.js"]',
+    'CMD ["--enable-source-maps", "--no-allocation-site-pretenuring", "/app/main.js"]',
   ].join('\n');
 
   it('accepts a multi-stage, non-root build with the CI commands', () => {
@@ -222,7 +223,11 @@ describe('Dockerfile rules', () => {
 
   it('reports root, a single stage and missing steps', () => {
     const problems = checkDockerfile('FROM node:20\nRUN npm install\nUSER root\n').join('\n');
-    for (const text of ['multi-stage', 'npm ci', 'npx tsc -b', 'npm prune', 'HEALTHCHECK', 'non-root USER']) expect(problems).toContain(text);
+    for (const text of ['multi-stage', 'npm ci', 'npx tsc -b', 'npm prune', 'HEALTHCHECK', 'non-root USER', '--no-allocation-site-pretenuring']) expect(problems).toContain(text);
+  });
+
+  it('reports a CMD without the V8 flag the stack runs every app with', () => {
+    expect(checkDockerfile(good.replace('"--no-allocation-site-pretenuring", ', ''))).toEqual(['Dockerfile: missing --no-allocation-site-pretenuring in CMD']);
   });
 });
 

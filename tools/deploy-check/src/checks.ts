@@ -292,7 +292,7 @@ export function composeProbes(model: ComposeModel): ProbeTarget[] {
   return targets;
 }
 
-/** The image's build steps are CI's, it is multi-stage, small and non-root, with a health check. */
+/** The image's build steps are CI's, it is multi-stage, small and non-root, with a health check and the stack's V8 flags. */
 export function checkDockerfile(text: string): string[] {
   const problems: string[] = [];
   const lines = text.split('\n').filter((l) => !l.trim().startsWith('#'));
@@ -304,6 +304,8 @@ export function checkDockerfile(text: string): string[] {
     ['npx tsc -b "apps/$APP/tsconfig.app.json" (the build CI runs)', /npx tsc -b "?apps\/\$\{?APP\}?\/tsconfig\.app\.json"?/],
     ['npm prune --omit=dev (production dependencies only)', /npm prune --omit=dev/],
     ['HEALTHCHECK', /^HEALTHCHECK\s/m],
+    // the V8 flag tools/stack runs every app with: without it the gateway's tail at half rate misses (docs/PERFORMANCE.md)
+    ['--no-allocation-site-pretenuring in CMD', /^CMD\s.*--no-allocation-site-pretenuring/m],
   ] as const) {
     if (!re.test(body)) problems.push(`Dockerfile: missing ${what}`);
   }
