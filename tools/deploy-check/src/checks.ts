@@ -1,3 +1,4 @@
+import { APP_V8_FLAGS } from '@plaza/stack';
 import type { Container, K8sObject, PodSpec, Probe } from './manifests';
 
 /**
@@ -292,7 +293,7 @@ export function composeProbes(model: ComposeModel): ProbeTarget[] {
   return targets;
 }
 
-/** The image's build steps are CI's, it is multi-stage, small and non-root, with a health check and the stack's V8 flags. */
+/** The image's build steps are CI's, it is multi-stage, small and non-root, with a health check, and its CMD runs node with APP_V8_FLAGS. */
 export function checkDockerfile(text: string): string[] {
   const problems: string[] = [];
   const lines = text.split('\n').filter((l) => !l.trim().startsWith('#'));
@@ -304,11 +305,11 @@ export function checkDockerfile(text: string): string[] {
     ['npx tsc -b "apps/$APP/tsconfig.app.json" (the build CI runs)', /npx tsc -b "?apps\/\$\{?APP\}?\/tsconfig\.app\.json"?/],
     ['npm prune --omit=dev (production dependencies only)', /npm prune --omit=dev/],
     ['HEALTHCHECK', /^HEALTHCHECK\s/m],
-    // the V8 flag tools/stack runs every app with: without it the gateway's tail at half rate misses (docs/PERFORMANCE.md)
-    ['--no-allocation-site-pretenuring in CMD', /^CMD\s.*--no-allocation-site-pretenuring/m],
   ] as const) {
     if (!re.test(body)) problems.push(`Dockerfile: missing ${what}`);
   }
+  const cmd = lines.filter((l) => /^CMD\s/.test(l)).pop() ?? '';
+  for (const flag of APP_V8_FLAGS) if (!cmd.includes(`"${flag}"`)) problems.push(`Dockerfile: missing ${flag} in CMD`);
   const users = lines.filter((l) => /^USER\s/i.test(l));
   const lastUser = users[users.length - 1]?.split(/\s+/)[1];
   if (!lastUser || /^(0|root)(:|$)/.test(lastUser) || !/^\d+(:\d+)?$/.test(lastUser)) {

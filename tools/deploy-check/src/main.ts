@@ -171,7 +171,7 @@ async function main(): Promise<void> {
   const prod = renders.find((r) => r.name === 'overlays/prod');
   const k8sProbes = prod ? deploymentProbes(prod.objects) : [];
   const cProbes = composeModel ? composeProbes(composeModel) : [];
-  await step('Dockerfile: multi-stage, CI build steps, production dependencies, non-root, health check', () => checkDockerfile(dockerfile));
+  await step('Dockerfile: multi-stage, CI build steps, production dependencies, non-root, health check, the apps\' V8 flags', () => checkDockerfile(dockerfile));
   await step('Dockerfile: every app it builds exists', () =>
     APPS.concat().map((a) => a as string).concat('importer').filter((a) => !existsSync(join(root, 'apps', a, 'tsconfig.app.json'))).map((a) => `apps/${a}/tsconfig.app.json is missing`),
   );

@@ -10,14 +10,20 @@ export type ServiceApp = (typeof SERVICES)[number];
 export type AppName = ServiceApp | 'gateway';
 
 /**
- * - One V8 helper thread per process (Node's default is four): seven processes share the machine's
- *   cores anyway, and each idle thread costs about 2 MiB of RSS (measured: 11 MiB over the stack).
- * - No allocation-site pretenuring: once requests waited on NATS long enough to outlive a
- *   scavenge, V8 decided Node's per-request objects were long-lived and allocated every later
- *   request's straight into the old generation, whose collection then stalled the gateway every
- *   few seconds (docs/PERFORMANCE.md, "Pretenuring"). deploy/docker/Dockerfile sets it too.
+ * V8 flags every app runs with, here and in every deployment (deploy/docker/Dockerfile's CMD;
+ * deploy-check holds them there). No allocation-site pretenuring: once requests waited on NATS
+ * long enough to outlive a scavenge, V8 decided Node's per-request objects were long-lived and
+ * allocated every later request's straight into the old generation, whose collection then
+ * stalled the gateway every few seconds (docs/PERFORMANCE.md, "Pretenuring").
  */
-const V8_FLAGS = ['--v8-pool-size=1', '--no-allocation-site-pretenuring'];
+export const APP_V8_FLAGS = ['--no-allocation-site-pretenuring'];
+
+/**
+ * Plus, on one machine, one V8 helper thread per process (Node's default is four): seven
+ * processes share the machine's cores anyway, and each idle thread costs about 2 MiB of RSS
+ * (measured: 11 MiB over the stack).
+ */
+const V8_FLAGS = ['--v8-pool-size=1', ...APP_V8_FLAGS];
 
 export interface StackOptions {
   /** Engine data, keys and logs live here. */
