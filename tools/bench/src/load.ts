@@ -130,18 +130,28 @@ export interface PairedResult extends RoundResult {
   ratios: number[];
   /** Requests the scenario's server answered in all its rounds, the warm-up's included. */
   servedInAllRounds: number;
+  /** The reference measured in the same cycles, if one was given: its rounds and its ratios to the baseline. */
+  reference?: RoundResult & { ratio: number; ratios: number[] };
+}
+
+/** Another server of the same scenario, measured in each cycle right after the scenario's round. */
+export interface Reference {
+  url: string;
+  target: Target;
 }
 
 /**
  * A scenario measured against its baseline in alternating rounds (baseline, scenario, baseline,
  * scenario, ...), each ratio taken from a pair of adjacent rounds. The speed of this machine drifts
  * by a third from minute to minute (other tenants of the host); a ratio of two measurements taken
- * minutes apart would mostly measure that drift.
+ * minutes apart would mostly measure that drift. A reference (the same answers from a bare
+ * server) joins each cycle as a third round, so its ratio is taken in the same minutes too.
  */
 export async function measurePaired(
   url: string, target: Target, baselineUrl: string, baseline: Target, options: LoadOptions, rounds: number,
   /** Started and stopped around the scenario's own rounds (a CpuMeter). */
   meter?: { start(): void; stop(): void },
+  reference?: Reference,
 ): Promise<PairedResult> {
   const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
   const ownRound = async (o: LoadOptions) => {
@@ -152,15 +162,30 @@ export async function measurePaired(
       meter?.stop();
     }
   };
+  const ratio = (r: RoundResult, base: RoundResult) => (base.rps > 0 ? r.rps / base.rps : 0);
   await runRound(baselineUrl, baseline, warmUp);
   const warm = await ownRound(warmUp);
+  if (reference) await runRound(reference.url, reference.target, warmUp);
   const results: RoundResult[] = [];
   const ratios: number[] = [];
+  const referenceResults: RoundResult[] = [];
+  const referenceRatios: number[] = [];
   for (let i = 0; i < rounds; i++) {
     const base = await runRound(baselineUrl, baseline, options);
     const own = await ownRound(options);
     results.push(own);
-    ratios.push(base.rps > 0 ? own.rps / base.rps : 0);
+    ratios.push(ratio(own, base));
+    if (reference) {
+      const ref = await runRound(reference.url, reference.target, options);
+      referenceResults.push(ref);
+      referenceRatios.push(ratio(ref, base));
+    }
   }
-  return { ...medianOf(results), ratio: median(ratios), ratios, servedInAllRounds: warm.requests + results.reduce((a, r) => a + r.requests, 0) };
+  return {
+    ...medianOf(results),
+    ratio: median(ratios),
+    ratios,
+    servedInAllRounds: warm.requests + results.reduce((a, r) => a + r.requests, 0),
+    ...(reference ? { reference: { ...medianOf(referenceResults), ratio: median(referenceRatios), ratios: referenceRatios } } : {}),
+  };
 }

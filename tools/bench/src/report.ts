@@ -42,6 +42,8 @@ export interface Report {
     closed: { connections: number; rate: number; gateway?: number; b?: number };
     points: Array<{ fraction: number; rate: number; gateway?: number; b?: number }>;
   };
+  /** The answers baseline R sends: their mean size and the share of their bytes outside ASCII. */
+  recordedAnswers?: { bytes: number; nonAscii: number };
   memory: Array<{ process: string; idleMb: number; peakMb: number }>;
   /** Microseconds of CPU per request in each process of the stack, for the scenarios paired with a baseline. */
   cpu: Array<{ scenario: string; micros: Record<string, number> }>;
@@ -62,7 +64,9 @@ export function renderMarkdown(report: Report): string {
   lines.push(`- Start to ready (all processes, after a build): ${(report.startToReadyMs / 1000).toFixed(1)} s`, '');
   lines.push('**B** = bare fastify hello world; **M** = minimal monolith (fastify + MongoDB driver, same database,');
   lines.push('same JSON). "warm" reads repeat a small set of ids (answered by the gateway\'s response cache);');
-  lines.push('"cold" reads pick a random id of the whole catalogue on a gateway replica with the cache off.', '');
+  lines.push('"cold" reads pick a random id of the whole catalogue on a gateway replica with the cache off.');
+  lines.push('**R** = bare fastify sending the warm movie read\'s answers as recorded from the gateway, byte for byte');
+  lines.push('and with the same headers, in the same alternating rounds: the most any server of those answers reaches.', '');
   lines.push('## Scenarios', '');
   lines.push('| scenario | server | req/s | p50 ms | p90 ms | p99 ms | p99.9 ms | errors | × B | × M |');
   lines.push('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -123,6 +127,13 @@ export function renderMarkdown(report: Report): string {
   lines.push('- The echo crosses four processes (gateway, nats-server, the event service, back) where B is one; the CPU');
   lines.push('  table shows what each costs per request. The echo\'s ratio is CPU bound: its sum, plus the load');
   lines.push('  generator\'s, fills both cores.');
+  if (report.recordedAnswers) {
+    const a = report.recordedAnswers;
+    lines.push('- The warm reads are bound by the load generator more than by the gateway: autocannon turns every');
+    lines.push(`  answer into a string, and a movie answer (${f(a.bytes)} bytes on average, ${f(100 * a.nonAscii)} % of them outside ASCII, the`);
+    lines.push('  Chinese text) costs it far more than B\'s 17 bytes. R measures that ceiling; the warm movie read\'s');
+    lines.push('  distance to R is what the gateway adds.');
+  }
   lines.push('- At half its maximum rate a server is busy half the time only if an open-loop request costs it what a');
   lines.push('  closed-loop one does; the table of CPU per request by load shows how far each is from that. The busier');
   lines.push('  server queues more requests behind a short slowdown of the machine; the two tails side by side above');

@@ -1,0 +1,36 @@
+import { measurePaired, single } from './load';
+
+/** Each server answers at its own rate (req/s per second of a round); the calls are logged in order. */
+const calls: string[] = [];
+const rateOf: Record<string, number> = { 'http://b': 1000, 'http://stack': 500, 'http://r': 550 };
+
+jest.mock('autocannon', () => (opts: { url: string; duration: number }, done: (err: null, result: unknown) => void) => {
+  calls.push(opts.url);
+  const total = rateOf[opts.url] * opts.duration;
+  setImmediate(() => done(null, { requests: { total }, errors: 0, timeouts: 0, latency: { p50: 1, p90: 2, p99: 3 } }));
+  return { on: () => undefined };
+});
+
+const target = single({ path: () => '/', verify: () => true });
+
+describe('measuring a scenario against its baseline', () => {
+  beforeEach(() => calls.splice(0));
+
+  it('alternates baseline and scenario rounds, after a warm-up of each', async () => {
+    const r = await measurePaired('http://stack', target, 'http://b', target, { connections: 1, durationSeconds: 5 }, 2);
+    expect(calls).toEqual(['http://b', 'http://stack', 'http://b', 'http://stack', 'http://b', 'http://stack']);
+    expect(r.ratio).toBeCloseTo(0.5);
+    expect(r.reference).toBeUndefined();
+  });
+
+  it('measures a reference as a third round of each cycle, with its own ratio to the same baseline rounds', async () => {
+    const r = await measurePaired('http://stack', target, 'http://b', target, { connections: 1, durationSeconds: 5 }, 2, undefined, { url: 'http://r', target });
+    expect(calls).toEqual(['http://b', 'http://stack', 'http://r', 'http://b', 'http://stack', 'http://r', 'http://b', 'http://stack', 'http://r']);
+    expect(r.ratio).toBeCloseTo(0.5);
+    expect(r.reference?.ratio).toBeCloseTo(0.55);
+    expect(r.reference?.ratios).toHaveLength(2);
+    expect(r.reference?.rps).toBe(550);
+    // the scenario's own count leaves the reference's requests out
+    expect(r.servedInAllRounds).toBe(500 * 2 + 500 * 5 * 2);
+  });
+});
