@@ -23,7 +23,7 @@ module.exports = {
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
   moduleNameMapper: {
-    '^@plaza/(contracts|platform|pictures|search)$': path.join(root, 'libs/$1/src'),
+    '^@plaza/(contracts|platform|pictures|search|service-kit)$': path.join(root, 'libs/$1/src'),
     '^@plaza/(stack|demo)$': path.join(root, 'tools/$1/src'),
   },
   clearMocks: true,

@@ -23,7 +23,7 @@ const demo = require('@plaza/demo');
 
 const say = (line) => process.stdout.write(`${line}\n`);
 
-/** The database name rule of libs/platform (databaseNameFor): the URL's path, else the service name. */
+/** The database name rule of libs/service-kit (databaseNameFor): the URL's path, else the service name. */
 function databaseName(url, service) {
   const path = url.split('?')[0].replace(/^mongodb(\+srv)?:\/\/[^/]*/, '').replace(/^\//, '');
   return path || service;

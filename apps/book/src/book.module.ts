@@ -22,7 +22,7 @@ import { ReviewsRepository } from './reviews/reviews.repository';
 import { ReviewsService } from './reviews/reviews.service';
 import { SeriesDocument, SeriesSchema } from './series/series.schema';
 import { SeriesRepository } from './series/series.repository';
-import { DatabaseEngine } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from './shared/pictures';
 
 /** The book service: its collections, message handlers and import. */

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapService } from '@plaza/platform';
+import { bootstrapService } from '@plaza/service-kit';
 import { BookConfig } from './config/book.config';
 import { BookModule } from './book.module';
 

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapService } from '@plaza/platform';
+import { bootstrapService } from '@plaza/service-kit';
 import { EventConfig } from './config/event.config';
 import { EventModule } from './event.module';
 

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapService } from '@plaza/platform';
+import { bootstrapService } from '@plaza/service-kit';
 import { IdentityConfig } from './config/identity.config';
 import { IdentityModule } from './identity.module';
 

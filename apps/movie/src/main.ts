@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapService } from '@plaza/platform';
+import { bootstrapService } from '@plaza/service-kit';
 import { MovieConfig } from './config/movie.config';
 import { MovieModule } from './movie.module';
 

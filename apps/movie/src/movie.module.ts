@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import { APP_CONFIG, DatabaseEngine } from '@plaza/platform';
+import { APP_CONFIG } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { CelebritiesController } from './celebrities/celebrities.controller';
 import { CelebritiesRepository } from './celebrities/celebrities.repository';
 import { CelebritiesService } from './celebrities/celebrities.service';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { bootstrapService } from '@plaza/platform';
+import { bootstrapService } from '@plaza/service-kit';
 import { NoteConfig } from './config/note.config';
 import { NoteModule } from './note.module';
 

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
-import { Sequences } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { NoteCommentDocument, NoteCommentSchema } from './comments/comment.schema';
 import { CommentsController } from './comments/comments.controller';

@@ -5,7 +5,8 @@ import {
   checkAnnotationPlacement, envelope, isPrivate, PageRequest, PictureRef, SimpleUser,
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, Sequences, UsersDirectory, withinPageBudget } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, UsersDirectory, withinPageBudget } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';

@@ -1,4 +1,4 @@
-import { LocalSearchIndex } from '@plaza/platform';
+import { LocalSearchIndex } from '@plaza/service-kit';
 import type { BookDocument } from './book.schema';
 
 /** What ranking a search reads of a book (book-search.ts); the page itself is read whole by `_id`. */

@@ -1,5 +1,5 @@
 import { BookDocument } from './book.schema';
-import { DatabaseEngine } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { applyDelta, BooksRepository } from './books.repository';
 import { tagKey } from './book-view';
 

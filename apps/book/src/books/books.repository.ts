@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { DatabaseEngine, KeyedMutex } from '@plaza/platform';
+import { KeyedMutex } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { BookDocument } from './book.schema';
 import { tagFromKey, tagKey, tagSearchKey } from './book-view';

@@ -1,7 +1,7 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { CollectionStatus } from '@plaza/contracts';
-import { DatabaseEngine, LocalGroupedMirror } from '@plaza/platform';
+import { DatabaseEngine, LocalGroupedMirror } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { CollectionDocument, collectionKey } from './collection.schema';
 

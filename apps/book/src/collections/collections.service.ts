@@ -4,7 +4,8 @@ import {
   ApiError, Caller, Collection, CollectionInput, CollectionList, CollectionLookupQuery, envelope, isPrivate, PageRequest,
   parseRfc3339, parseTags, TagList, toCollectionStatus, UserCollectionsQuery,
 } from '@plaza/contracts';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, Sequences, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, UsersDirectory } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';

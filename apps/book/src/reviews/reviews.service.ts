@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { ApiError, Caller, Review, ReviewCreateInput, ReviewUpdateInput, SimpleUser } from '@plaza/contracts';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, Sequences, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, UsersDirectory } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
 import { BooksService } from '../books/books.service';

@@ -1,4 +1,4 @@
-import { captureQueries, MONGODB_ENGINE, unindexedQueries } from '@plaza/platform';
+import { captureQueries, MONGODB_ENGINE, unindexedQueries } from '@plaza/service-kit';
 import mongoose from 'mongoose';
 import { AnnotationDocument, AnnotationSchema } from '../annotations/annotation.schema';
 import { AnnotationsRepository } from '../annotations/annotations.repository';
@@ -10,7 +10,7 @@ import { CollectionsRepository } from '../collections/collections.repository';
 /**
  * Every list and search query of the book service has an index on MongoDB (issue 8: "search and
  * per-user lists use indexes"). FerretDB ignores secondary indexes, so this is where a missing
- * one is caught. See libs/platform/src/mongo/index-coverage.ts for the planner rules applied.
+ * one is caught. See libs/service-kit/src/mongo/index-coverage.ts for the planner rules applied.
  */
 const db = new mongoose.Mongoose();
 // the MongoDB path (on FerretDB search runs on the in-memory index)

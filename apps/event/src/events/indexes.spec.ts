@@ -1,4 +1,4 @@
-import { captureQueries, unindexedQueries } from '@plaza/platform';
+import { captureQueries, unindexedQueries } from '@plaza/service-kit';
 import mongoose from 'mongoose';
 import { ParticipantsRepository } from '../participation/participants.repository';
 import { ParticipantDocument, ParticipantSchema, WisherDocument, WisherSchema } from '../participation/participation.schemas';

@@ -1,4 +1,4 @@
-import { captureQueries, unindexedQueries } from '@plaza/platform';
+import { captureQueries, unindexedQueries } from '@plaza/service-kit';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

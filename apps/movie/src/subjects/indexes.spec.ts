@@ -1,4 +1,4 @@
-import { captureQueries, MONGODB_ENGINE, unindexedQueries } from '@plaza/platform';
+import { captureQueries, MONGODB_ENGINE, unindexedQueries } from '@plaza/service-kit';
 import mongoose from 'mongoose';
 import { SubjectSearchDocument, SubjectSearchSchema } from './subject-search.schema';
 import { SubjectSearchRepository } from './subject-search.repository';

@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { DatabaseEngine, LocalSearchIndex } from '@plaza/platform';
+import { DatabaseEngine, LocalSearchIndex } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { putById } from '../shared/store';
 import { SubjectSearchDocument } from './subject-search.schema';

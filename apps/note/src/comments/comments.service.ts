@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, CreateNoteCommentRequest, envelope, NoteComment, NoteCommentList, NoteCommentRequest, NoteCommentsRequest } from '@plaza/contracts';
-import { Clock, CLOCK, Sequences } from '@plaza/platform';
+import { Clock, CLOCK } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
 import { cleanText } from '../markup/note-markup';
 import { NoteAccess, viewerOf } from '../notes/note-access';
 import { NoteViews } from '../notes/note-views';

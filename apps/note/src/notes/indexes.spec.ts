@@ -1,4 +1,4 @@
-import { captureQueries, unindexedQueries } from '@plaza/platform';
+import { captureQueries, unindexedQueries } from '@plaza/service-kit';
 import mongoose from 'mongoose';
 import { NoteCommentDocument, NoteCommentSchema } from '../comments/comment.schema';
 import { CommentsRepository } from '../comments/comments.repository';

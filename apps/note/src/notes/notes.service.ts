@@ -3,7 +3,8 @@ import {
   AddNotePicturesRequest, ApiError, BannedWords, CreateNoteRequest, envelope, GetNoteRequest, ListUserNotesRequest, MAX_NOTE_CONTENT_LENGTH, Note, NoteList,
   NoteRequest, UpdateNoteRequest,
 } from '@plaza/contracts';
-import { Clock, CLOCK, Sequences, withinPageBudget } from '@plaza/platform';
+import { Clock, CLOCK, withinPageBudget } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
 import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
 import { cleanText, normalizeNoteContent, PictureText } from '../markup/note-markup';

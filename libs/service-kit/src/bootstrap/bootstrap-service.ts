@@ -5,19 +5,12 @@ import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify
 import { cacheValidationMetadata, ServiceName } from '@plaza/contracts';
 import type { Connection } from 'mongoose';
 import { hostname } from 'node:os';
-import { loadBannedWords } from '../config/banned-words-file';
-import { ConfigError, loadConfig } from '../config/load-config';
-import { ServiceConfig } from '../config/service-config';
-import { RpcErrorFilter, createMessageValidationPipe } from '../errors/rpc-error.filter';
-import { createHealthController } from '../health/health.controller';
-import { ReadinessRegistry } from '../health/readiness';
-import { createLogger, PinoNestLogger } from '../logging/logger';
+import {
+  clockFromEnv, ConfigError, connectNats, createHealthController, createLogger, createMessageValidationPipe, DrainingNatsServer,
+  installGracefulShutdown, isNatsConnected, loadBannedWords, loadConfig, PinoNestLogger, PlatformModule, ReadinessRegistry,
+  RpcErrorFilter, ServiceConfig,
+} from '@plaza/platform';
 import { mongoModuleFor, pingDatabase } from '../mongo/mongo.module';
-import { DrainingNatsServer } from '../nats/draining-nats.server';
-import { connectNats, isNatsConnected } from '../nats/nats-connection';
-import { PlatformModule } from '../platform.module';
-import { clockFromEnv } from '../time/test-clock';
-import { installGracefulShutdown } from './shutdown';
 
 type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
 

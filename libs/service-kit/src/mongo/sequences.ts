@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { KeyedMutex } from '../concurrency/keyed-mutex';
+import { KeyedMutex } from '@plaza/platform';
 
 /**
  * Numeric ids (the spec's `id` of collections, annotations, reviews, notes, comments are

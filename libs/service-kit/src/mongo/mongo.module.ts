@@ -1,7 +1,7 @@
 import { DynamicModule } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { mongoUrlFor, ServiceConfig } from '../config/service-config';
+import { mongoUrlFor, ServiceConfig } from '@plaza/platform';
 
 /** The database name: the one in the URL's path if given, else the service's name. */
 export function databaseNameFor(service: string, url: string): string {
