@@ -10,8 +10,8 @@ jest.mock('mongodb', () => {
 });
 
 describe('the gateway process', () => {
+  // its module graph takes in the whole @plaza/platform barrel, as every import of the lib does
   it('loads no database driver: not through @plaza/platform, not through its own modules', () => {
-    expect(() => require('@plaza/platform')).not.toThrow();
     expect(() => require('./gateway.module')).not.toThrow();
   });
 });
