@@ -13,7 +13,7 @@ import { medianPaced, PacedResult } from './paced';
 import { PacedClient } from './paced-client';
 import { idRead, writeMix } from './scenarios';
 import { pin, unpin } from './affinity';
-import type { RecordedAnswer } from './baselines/replay';
+import { answerStats, recordAnswers } from './recorded-answers';
 
 const quick = process.argv.includes('--quick');
 // 50 connections: enough requests in flight to saturate every server under test (a pipeline of
@@ -45,29 +45,6 @@ async function startBaseline(name: string, script: string, env: Record<string, s
   const url = `http://127.0.0.1:${port}`;
   await waitFor(name, async () => (await httpStatus(`${url}/`).catch(() => 0)) > 0, 20_000, () => (proc.running ? undefined : proc.tail()));
   return { url, proc };
-}
-
-/** Headers Node writes on its own for every answer (and the length, which follows the body). */
-const WRITTEN_BY_NODE = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
-
-/** The gateway's answers to these paths as a client gets them (the second read: from its cache), for baseline R. */
-async function recordAnswers(baseUrl: string, paths: string[], token: string): Promise<RecordedAnswer[]> {
-  const answers: RecordedAnswer[] = [];
-  for (const path of paths) {
-    let res: Response | undefined;
-    for (let i = 0; i < 2; i++) res = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-    if (!res || res.status !== 200) throw new Error(`recording ${path}: ${res?.status}`);
-    const headers = Object.fromEntries([...res.headers].filter(([name]) => !WRITTEN_BY_NODE.has(name)));
-    answers.push({ path, headers, body: await res.text() });
-  }
-  return answers;
-}
-
-function answerStats(answers: RecordedAnswer[]): { bytes: number; nonAscii: number } {
-  const bodies = answers.map((a) => Buffer.from(a.body));
-  const bytes = bodies.reduce((n, b) => n + b.length, 0);
-  const nonAscii = bodies.reduce((n, b) => n + b.filter((byte) => byte > 0x7f).length, 0);
-  return { bytes: bytes / Math.max(1, bodies.length), nonAscii: nonAscii / Math.max(1, bytes) };
 }
 
 async function form(url: string, body: Record<string, string>, token?: string): Promise<{ status: number; json: Record<string, unknown> }> {

@@ -64,6 +64,12 @@ describe('cached reads answered before fastify (the lane)', () => {
     expect(third.body).toMatchObject({ id: book, title: '收藏测试之书 Collectable 12' });
     expect(withoutPerRequestHeaders(third)).toEqual(withoutPerRequestHeaders(second));
     expect(third.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    // JSON text is UTF-8, not \u escapes (DECISIONS.md): in the service's answer (the first read of a
+    // replica just started) and in the lane's, from the cache
+    for (const res of [first, third]) {
+      expect(res.text).toContain('"title":"收藏测试之书 Collectable 12"');
+      expect(res.text).not.toMatch(/\\u[0-9a-fA-F]{4}/);
+    }
     // a client's own request id is kept, as fastify keeps it
     const [, traced] = await untilLane(appToken, { 'x-request-id': 'lane-trace-1' });
     expect(traced.headers.get('x-request-id')).toBe('lane-trace-1');

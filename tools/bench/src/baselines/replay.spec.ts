@@ -1,4 +1,5 @@
-import { RecordedAnswer, replayServer } from './replay';
+import type { RecordedAnswer } from '../recorded-answers';
+import { replayServer } from './replay';
 
 describe('baseline R (replayed answers)', () => {
   const answer: RecordedAnswer = {

@@ -1,12 +1,6 @@
 import Fastify, { FastifyInstance } from 'fastify';
 import { readFileSync } from 'node:fs';
-
-/** One answer the gateway gave, as `npm run bench` recorded it (see recordAnswers in main.ts). */
-export interface RecordedAnswer {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
+import type { RecordedAnswer } from '../recorded-answers';
 
 /**
  * Baseline R: bare fastify sending answers recorded from the gateway, byte for byte and with the
