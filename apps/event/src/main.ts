@@ -1,3 +1,4 @@
+import './instrumentation';
 import 'reflect-metadata';
 import { bootstrapService } from '@plaza/service-kit';
 import { EventConfig } from './config/event.config';

@@ -8,6 +8,7 @@ import { Auth2Controller } from './auth2/auth2.controller';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayCoreModule } from './gateway-core.module';
 import { GatewayHealthController } from './health/gateway-health.controller';
+import { GatewayReadiness } from './health/gateway-readiness';
 import { ApiExceptionFilter } from './http/api-exception.filter';
 import { PictureController } from './pictures/picture.controller';
 import { BenchEchoController } from './bench/bench-echo.controller';
@@ -24,6 +25,7 @@ export class GatewayModule {
       providers: [
         { provide: APP_GUARD, useClass: AccessGuard },
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        GatewayReadiness,
       ],
     };
   }

@@ -1,3 +1,4 @@
+import './instrumentation';
 import 'reflect-metadata';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
@@ -5,7 +6,7 @@ import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { cacheValidationMetadata, validationErrorsToApiError } from '@plaza/contracts';
-import { ConfigError, connectNats, loadBannedWords, createLogger, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
+import { ConfigError, connectNats, loadBannedWords, createLogger, initMetrics, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import { RevocationList } from './auth/revocation-list';
@@ -13,9 +14,10 @@ import { TokenVerifier } from './auth/token-verifier';
 import { ResponseCache } from './cache/response-cache';
 import { GatewayConfig } from './config/gateway.config';
 import { GatewayModule } from './gateway.module';
-import { markGatewayShuttingDown } from './health/gateway-health.controller';
+import { adminPortOf, startAdminServer } from './health/admin-server';
+import { GatewayReadiness, markGatewayShuttingDown } from './health/gateway-readiness';
 import { MULTIPART_LIMITS } from './pictures/multipart-body';
-import { registerWireHooks } from './http/wire-hooks';
+import { registerTraceNaming, registerWireHooks } from './http/wire-hooks';
 import { requestIdOf } from './http/request-id';
 import { constantCorsHeaders, corsOptions } from './http/cors';
 import { httpServerWith } from './http/http-server';
@@ -44,6 +46,7 @@ async function bootstrap(): Promise<void> {
     }
     throw err;
   }
+  initMetrics('gateway', config.METRICS_ENABLED);
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
   const nats = await connectNats(config.NATS_URL, `gateway@${hostname()}:${process.pid}`, logger);
 
@@ -114,6 +117,7 @@ async function bootstrap(): Promise<void> {
     done();
   });
   await app.register(cors, corsOptions(config.CORS_ORIGINS));
+  registerTraceNaming(fastify);
   // the fast path's onRequest hook runs before multipart's: a cached read is answered without
   // multipart's per-request hook (a promise and a 'close' listener, for temp files no GET has)
   if (config.RESPONSE_CACHE_ENABLED) {
@@ -145,7 +149,8 @@ async function bootstrap(): Promise<void> {
   startWithRetry('token keys', () => tokens.refreshKeys());
 
   await app.listen(config.PORT, config.HOST);
-  logger.info({ port: config.PORT, host: config.HOST }, 'gateway listening');
+  const admin = await startAdminServer(config.ADMIN_HOST, config.ADMIN_PORT, app.get(GatewayReadiness));
+  logger.info({ port: config.PORT, host: config.HOST, adminPort: adminPortOf(admin), adminHost: config.ADMIN_HOST }, 'gateway listening');
 
   installGracefulShutdown(app, nats, logger, app.get(ReadinessRegistry), config.SHUTDOWN_GRACE_MS, async () => {
     markGatewayShuttingDown();

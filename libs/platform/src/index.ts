@@ -18,3 +18,5 @@ export * from './bootstrap/shutdown';
 export * from './platform.module';
 export * from './nats/buckets';
 export * from './import/import-runner';
+export * from './observability/metrics';
+export * from './observability/tracing';

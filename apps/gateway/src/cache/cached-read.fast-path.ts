@@ -1,4 +1,5 @@
 import { ANONYMOUS, ApiError, Caller } from '@plaza/contracts';
+import { Metrics } from '@plaza/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AccessPolicy } from '../access/access-policy';
 import { TokenVerifier } from '../auth/token-verifier';
@@ -69,7 +70,11 @@ function answerFromCache(request: FastifyRequest, reply: FastifyReply, deps: Fas
     if (endpoint.paging) state.page = readPaging(request, endpoint.paging);
     const target = cacheTargetOf(request);
     const answer = deps.cache.answer(cacheKeyFor(caller.tier, target));
-    if (!answer) return stepAside(request, generation);
+    if (!answer) {
+      Metrics.cacheEvent('miss');
+      return stepAside(request, generation);
+    }
+    Metrics.cacheEvent('hit');
 
     state.endpoint = endpoint;
     state.caller = caller;

@@ -1,4 +1,5 @@
 import { ANONYMOUS, Caller } from '@plaza/contracts';
+import { Metrics, nameServerSpan, secondsSince, tracingActive } from '@plaza/platform';
 import { LRUCache } from 'lru-cache';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -99,7 +100,7 @@ export class CachedReadLane {
   }
 
   private answer(req: IncomingMessage, res: ServerResponse, known: KnownRead, deps: LaneDependencies): boolean {
-    const started = deps.accessLog ? performance.now() : 0;
+    const started = performance.now();
     const hasBearer = deps.policy.hasBearer(req);
     const caller = this.callerOf(req, hasBearer, deps);
     if (!caller) return false;
@@ -109,6 +110,8 @@ export class CachedReadLane {
     const cached = deps.cache.answer((known.keys[caller.tier] ??= cacheKeyFor(caller.tier, known.target)));
     if (!cached) return false;
 
+    Metrics.cacheEvent('hit');
+    if (tracingActive()) nameServerSpan('GET', known.endpoint.path);
     const requestId = requestIdOf(req.headers);
     const headers: string[] = [];
     pushAll(headers, this.headersBeforeId);
@@ -121,9 +124,11 @@ export class CachedReadLane {
       headers.push('content-length', String(cached.bytes.length));
       res.writeHead(200, headers).end(cached.bytes);
     }
+    const seconds = secondsSince(started);
+    Metrics.httpRequest(known.endpoint.path, 'GET', res.statusCode, seconds);
     if (deps.accessLog) {
       const path = (req.url ?? '/').split('?', 1)[0];
-      const ms = Math.round((performance.now() - started) * 10) / 10;
+      const ms = Math.round(seconds * 10000) / 10;
       deps.accessLog.info({ reqId: requestId, method: 'GET', path, status: res.statusCode, ms, app: caller.clientId, lane: true }, 'request');
     }
     return true;

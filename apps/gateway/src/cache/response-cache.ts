@@ -1,4 +1,5 @@
 import { CACHE_INVALIDATED, CacheInvalidation } from '@plaza/contracts';
+import { Metrics } from '@plaza/platform';
 import { LRUCache } from 'lru-cache';
 import { etagOf } from '../http/etag';
 import type { NatsConnection, Subscription } from 'nats';
@@ -41,7 +42,11 @@ export class ResponseCache {
       // sizes are given on set (the key and the answer's JSON); an answer over the bound is not kept
       maxSize: limits.maxBytes,
       ttlAutopurge: false,
-      dispose: (entry, key) => this.unindex(key, entry),
+      dispose: (entry, key, reason) => {
+        this.unindex(key, entry);
+        // room made for newer answers; invalidations are counted where they arrive
+        if (reason === 'evict') Metrics.cacheEvent('eviction');
+      },
     });
   }
 
@@ -107,6 +112,7 @@ export class ResponseCache {
 
   private dropAll(keys: Set<string> | undefined): void {
     if (!keys) return;
+    if (keys.size) Metrics.cacheEvent('invalidation', keys.size);
     for (const key of [...keys]) this.entries.delete(key);
   }
 

@@ -15,6 +15,10 @@ export class GatewayConfig extends BaseConfig {
   @IsString() HOST = '127.0.0.1';
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 8080;
 
+  /** The admin listener: `/metrics` and the probes' `/ready` (docs/OPERATING.md); never the public port. */
+  @IsString() ADMIN_HOST = '127.0.0.1';
+  @Transform(toInt) @IsInt() @Min(0) @Max(65535) ADMIN_PORT = 9464;
+
   /** Default: on under NODE_ENV=production, off otherwise (CONTRACT.md section 1). */
   @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_HTTPS?: boolean;
   @Transform(parseTrustProxy) @IsTrustProxy() TRUST_PROXY: TrustProxy = false;

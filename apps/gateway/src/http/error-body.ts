@@ -1,9 +1,17 @@
-import { ApiError, OAUTH_ERROR_BY_CODE } from '@plaza/contracts';
+import { ApiError, Errors, OAUTH_ERROR_BY_CODE } from '@plaza/contracts';
+import { Metrics } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { pathOf, requestLine } from './request-context';
 
+/** Refusals of an access token or API key (`plaza_token_rejections_total`): every error answer passes here. */
+const TOKEN_REJECTIONS = new Set<number>([
+  Errors.invalid_access_token.code, Errors.access_token_has_expired.code, Errors.invalid_apikey.code,
+  Errors.apikey_is_blocked.code, Errors.invalid_credencial2.code,
+]);
+
 /** Sends an error as the spec shapes it: `{msg, code, request}` with the catalogue's status. */
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
+  if (TOKEN_REJECTIONS.has(error.code)) Metrics.tokenRejected(error.code);
   return reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorBody(request, error)));
 }
 

@@ -1,3 +1,4 @@
+import { activeTraceIds, Metrics, nameServerSpan, tracingActive } from '@plaza/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches, etagOf } from './etag';
 import type { Logger } from 'pino';
@@ -48,11 +49,14 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
   }
 
   const accessLog = logger.isLevelEnabled('info');
+  const tracing = tracingActive();
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    Metrics.httpRequest(routeTemplateOf(request), request.method, reply.statusCode, reply.elapsedTime / 1000);
     if (!accessLog) return done();
     const caller = request.plaza?.caller;
     logger.info(
       {
+        ...(tracing ? traceOf.get(request) : undefined),
         reqId: request.id,
         method: request.method,
         path: pathOf(request),
@@ -65,4 +69,37 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
     );
     done();
   });
+}
+
+/** The trace ids of a request, read where its server span is active (onResponse runs outside its context). */
+const traceOf = new WeakMap<FastifyRequest, { trace_id?: string; span_id?: string }>();
+
+/**
+ * While tracing is on: names the HTTP server span after the route template and keeps its ids for
+ * the access log line. Registered before the cached-read fast path, which answers in onRequest.
+ */
+export function registerTraceNaming(fastify: FastifyInstance): void {
+  if (!tracingActive()) return;
+  fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    nameServerSpan(request.method, routeTemplateOf(request));
+    traceOf.set(request, activeTraceIds());
+    done();
+  });
+}
+
+const templates = new Map<string, string>();
+
+/**
+ * The route a request matched, as the endpoint table writes it (`/v2/book/:id`, without the
+ * router's parameter patterns), or `unmatched`: a bounded label, never the raw path.
+ */
+export function routeTemplateOf(request: FastifyRequest): string {
+  const url = request.routeOptions?.url;
+  if (!url) return 'unmatched';
+  let template = templates.get(url);
+  if (template === undefined) {
+    template = url.replace(/\(\^[^)]*\$\)/g, '');
+    templates.set(url, template);
+  }
+  return template;
 }

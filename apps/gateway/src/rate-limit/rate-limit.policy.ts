@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, Caller } from '@plaza/contracts';
-import { LOGGER, Logger } from '@plaza/platform';
+import { LOGGER, Logger, Metrics } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
@@ -86,6 +86,9 @@ export class RateLimitPolicy {
     };
     if (denied >= 0) headers['retry-after'] = String(shown.resetSeconds);
     stateOf(request).rateLimitHeaders = headers;
-    if (denied >= 0) throw new ApiError(rules[denied].error);
+    if (denied >= 0) {
+      Metrics.rateLimitRefused(rules[denied].bucket);
+      throw new ApiError(rules[denied].error);
+    }
   }
 }

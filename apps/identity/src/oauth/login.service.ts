@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@plaza/contracts';
-import { APP_CONFIG, CLOCK, Clock } from '@plaza/platform';
+import { APP_CONFIG, CLOCK, Clock, Metrics } from '@plaza/platform';
 import { IdentityConfig } from '../config/identity.config';
 import { hashPassword, verifyPassword } from '../users/passwords';
 import { StoredUser, UsersRepository } from '../users/users.repository';
@@ -34,12 +34,16 @@ export class LoginService {
     }
     const now = this.clock.now();
     if (user.locked_until && new Date(user.locked_until).getTime() > now.getTime()) {
+      Metrics.loginLockedOut();
       throw new ApiError('user_locked', 'too many failed sign-ins; try again later');
     }
     if (!(await verifyPassword(password, user.password_hash))) {
       const failures = await this.users.recordLoginFailure(user._id, this.config.LOGIN_LOCK_AFTER, this.config.LOGIN_LOCK_SECONDS, now);
       if (failures > this.config.LOGIN_SLOWDOWN_AFTER) await sleep(Math.min(2000, 250 * (failures - this.config.LOGIN_SLOWDOWN_AFTER)));
-      if (failures >= this.config.LOGIN_LOCK_AFTER) throw new ApiError('user_locked', 'too many failed sign-ins; try again later');
+      if (failures >= this.config.LOGIN_LOCK_AFTER) {
+        Metrics.loginLockedOut();
+        throw new ApiError('user_locked', 'too many failed sign-ins; try again later');
+      }
       throw new ApiError('username_password_mismatch');
     }
     if (user.failed_logins > 0 || user.locked_until) await this.users.clearLoginFailures(user._id);

@@ -2,6 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { ReadinessRegistry } from '../health/readiness';
+import { stopTracing } from '../observability/tracing';
 
 /**
  * SIGTERM/SIGINT: report not-ready, stop taking new work (HTTP and NATS), finish what is in
@@ -31,6 +32,8 @@ export function installGracefulShutdown(
       await beforeClose();
       await app.close();
       if (!nats.isClosed()) await nats.drain();
+      // the spans of the last requests leave before the process does
+      await stopTracing();
       logger.info('stopped cleanly');
       clearTimeout(timer);
       logger.flush?.();

@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
-import { IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { parseBoolean } from './load-config';
 
 /** Configuration every service and the gateway share (names fixed by CONTRACT.md section 1). */
 export class BaseConfig {
@@ -27,6 +28,10 @@ export class BaseConfig {
   /** A file of words user-written text may not contain, one per line (`#` starts a comment); unset: none (code 1004). */
   @IsOptional() @IsString()
   BANNED_WORDS_FILE?: string;
+
+  /** Prometheus metrics at `GET /metrics` (docs/OPERATING.md); off only to measure what they cost. */
+  @Transform(({ obj }: { obj: Record<string, unknown> }) => parseBoolean(obj.METRICS_ENABLED) ?? obj.METRICS_ENABLED) @IsBoolean()
+  METRICS_ENABLED = true;
 
   /** How long a process waits for in-flight work after SIGTERM before it exits anyway. */
   @Transform(({ value }) => Number(value)) @IsInt() @Min(0) @Max(120000)

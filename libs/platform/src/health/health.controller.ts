@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Res, Type } from '@nestjs/common';
+import { metricsText } from '../observability/metrics';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { echoMessage, EchoResponse, pingMessage, PingRequest, PingResponse } from '@plaza/contracts';
 import type { FastifyReply } from 'fastify';
@@ -6,8 +7,8 @@ import { hostname } from 'node:os';
 import { ReadinessRegistry } from './readiness';
 
 /**
- * `/health` (the process is up) and `/ready` (its dependencies answer) over HTTP for probes, and
- * `<service>.v1.health.ping` over NATS for the gateway's own /ready.
+ * `/health` (the process is up), `/ready` (its dependencies answer) and `/metrics` (Prometheus)
+ * over HTTP for probes and scrapes, and `<service>.v1.health.ping` over NATS for the gateway's /ready.
  */
 export function createHealthController(service: string): Type<unknown> {
   const instance = `${hostname()}:${process.pid}`;
@@ -25,6 +26,13 @@ export function createHealthController(service: string): Type<unknown> {
     async ready(@Res() reply: FastifyReply) {
       const report = await this.readiness.report();
       await reply.status(report.status === 'ok' ? 200 : 503).send({ service, ...report });
+    }
+
+    @Get('metrics')
+    async metrics(@Res() reply: FastifyReply) {
+      const text = await metricsText();
+      if (!text) return reply.status(404).send({ status: 'metrics are off (METRICS_ENABLED=false)' });
+      await reply.header('content-type', text.contentType).send(text.body);
     }
 
     @MessagePattern(pingMessage(service).subject)

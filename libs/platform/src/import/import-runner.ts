@@ -1,6 +1,7 @@
 import { ApiError, ImportBatch, ImportBatchResult, ImportLineResult } from '@plaza/contracts';
 import { plainToInstance } from 'class-transformer';
 import { validate, ValidationError } from 'class-validator';
+import { Metrics } from '../observability/metrics';
 
 export interface ImportKindHandler<T extends object> {
   /** The record's shape, validated before `upsert` runs. */
@@ -31,8 +32,10 @@ export async function runImportBatch(
     while (next < batch.lines.length) {
       const index = next++;
       const { line, kind, record } = batch.lines[index];
-      const handler = handlers[kind];
+      const handler = Object.hasOwn(handlers, kind) ? handlers[kind] : undefined;
       if (!handler) {
+        // the kind is the file's text, not a bounded label: counted as `unknown`
+        Metrics.imported('unknown', false);
         results[index] = { line, ok: false, error: `kind ${kind} is not handled by this service` };
         continue;
       }
@@ -40,12 +43,15 @@ export async function runImportBatch(
         const instance = plainToInstance(handler.record, record);
         const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false });
         if (errors.length > 0) {
+          Metrics.imported(kind, false);
           results[index] = { line, ok: false, error: describe(errors).join('; ') };
           continue;
         }
         await handler.upsert(instance, line);
+        Metrics.imported(kind, true);
         results[index] = { line, ok: true };
       } catch (err) {
+        Metrics.imported(kind, false);
         const message = err instanceof ApiError ? `${err.msg}${err.detail ? `: ${err.detail}` : ''}` : (err as Error).message;
         results[index] = { line, ok: false, error: message };
       }

@@ -1,5 +1,6 @@
 import { LoggerService } from '@nestjs/common';
 import pino, { Logger } from 'pino';
+import { activeTraceIds, tracingActive } from '../observability/tracing';
 
 /** Fields that must never reach a log line, wherever they appear in a logged object. */
 export const REDACTED_PATHS = [
@@ -15,6 +16,8 @@ export function createLogger(service: string, level = 'info', format: 'json' | '
     base: { service, pid: process.pid },
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     timestamp: pino.stdTimeFunctions.isoTime,
+    // while tracing is on, a line written inside a request carries its trace and span (docs/OPERATING.md)
+    ...(tracingActive() ? { mixin: activeTraceIds } : {}),
     ...(format === 'pretty' ? { transport: { target: 'pino-pretty', options: { singleLine: true } } } : {}),
   });
 }

@@ -1,8 +1,20 @@
 import { ServerNats } from '@nestjs/microservices';
+import { context as otelContext, Span } from '@opentelemetry/api';
 import { ApiError } from '@plaza/contracts';
-import type { NatsConnection, Subscription } from 'nats';
+import type { MsgHdrs, NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
+import { Metrics, NatsOutcome, secondsSince } from '../observability/metrics';
+import { endSpan, startNatsHandlerSpan, tracingActive } from '../observability/tracing';
 import { publishBatchFor } from './publish-batch';
+
+/** What the server knows of a request between its arrival and its reply (metrics, trace). */
+interface Handling {
+  subject: string;
+  started: number;
+  span?: Span;
+}
+
+type NatsMessage = { reply?: string; headers?: MsgHdrs };
 
 interface DrainingNatsServerOptions {
   /** Queue group: instances of one service share the work, each message goes to exactly one. */
@@ -22,6 +34,7 @@ export class DrainingNatsServer extends ServerNats {
   private idleWaiters: Array<() => void> = [];
   private readonly subs: Subscription[] = [];
   private readonly routes = new Map<string, string>();
+  private readonly handling = new WeakMap<object, Handling>();
 
   constructor(
     private readonly connection: NatsConnection,
@@ -42,22 +55,39 @@ export class DrainingNatsServer extends ServerNats {
     }
   }
 
-  override async handleMessage(channel: string, natsMsg: { reply?: string }): Promise<unknown> {
+  override async handleMessage(channel: string, natsMsg: NatsMessage): Promise<unknown> {
     const tracked = Boolean(natsMsg.reply);
     if (tracked) this.inFlight++;
     try {
-      return await super.handleMessage(channel, natsMsg);
+      if (!tracked) return await super.handleMessage(channel, natsMsg);
+      const handling: Handling = { subject: channel, started: performance.now() };
+      this.handling.set(natsMsg, handling);
+      if (!tracingActive()) return await super.handleMessage(channel, natsMsg);
+      // the handler, and the database calls it makes, run as children of the caller's span
+      const traced = startNatsHandlerSpan(channel, (name) => natsMsg.headers?.get(name));
+      handling.span = traced.span;
+      return await otelContext.with(traced.context, () => super.handleMessage(channel, natsMsg));
     } catch (err) {
+      const handling = this.handling.get(natsMsg);
+      if (handling) {
+        this.handling.delete(natsMsg);
+        this.recordHandled(handling, new ApiError('internal_error').toPayload());
+      }
       if (tracked) this.finished();
       this.drainOptions.logger.error({ err, channel }, 'message could not be handled');
       return undefined;
     }
   }
 
-  override getPublisher(natsMsg: unknown, id: string, ctx: never): (response: { isDisposed?: boolean; status?: string }) => unknown {
+  override getPublisher(natsMsg: object, id: string, ctx: never): (response: { isDisposed?: boolean; status?: string; err?: unknown }) => unknown {
     const publish = super.getPublisher(natsMsg, id, ctx);
     const batch = publishBatchFor(this.connection);
+    const handling = this.handling.get(natsMsg);
     return (response) => {
+      if (handling && (response.isDisposed || response.status === 'error' || response.err !== undefined)) {
+        this.handling.delete(natsMsg);
+        this.recordHandled(handling, response.err);
+      }
       batch.add(() => {
         try {
           publish(response);
@@ -91,6 +121,12 @@ export class DrainingNatsServer extends ServerNats {
       this.routes.set(pattern, route);
     }
     return route;
+  }
+
+  private recordHandled(handling: Handling, err: unknown): void {
+    const outcome: NatsOutcome = err === undefined || err === null ? 'ok' : `${ApiError.isPayload(err) ? err.code : 1100}`;
+    Metrics.natsHandled(handling.subject, outcome, secondsSince(handling.started));
+    if (handling.span) endSpan(handling.span, outcome);
   }
 
   get inFlightCount(): number {

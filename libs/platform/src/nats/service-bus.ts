@@ -1,6 +1,8 @@
 import { ApiError, EventDefinition, MessageDefinition, RpcErrorPayload } from '@plaza/contracts';
 import { createInbox, ErrorCode, headers as natsHeaders, Msg, NatsConnection, NatsError, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
+import { Metrics, NatsOutcome, secondsSince } from '../observability/metrics';
+import { endSpan, startNatsClientSpan, traceHeaders, tracingActive } from '../observability/tracing';
 import { PublishBatch, publishBatchFor } from './publish-batch';
 
 export interface RequestOptions {
@@ -20,6 +22,21 @@ interface NestReply<T> {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+
+/** An error of the transport itself, not of the service that would have answered. */
+type TransportFailure = ApiError & { outcome?: 'timeout' | 'no_responders' };
+
+const noResponders = (subject: string): TransportFailure =>
+  Object.assign(new ApiError('service_unavailable', `no instance answers ${subject}`), { outcome: 'no_responders' as const });
+const timedOut = (subject: string): TransportFailure =>
+  Object.assign(new ApiError('service_timeout', `${subject} did not answer in time`), { outcome: 'timeout' as const });
+
+/** The metrics label of a failed request: the transport's failure, or the service's error code. */
+export function outcomeOf(err: unknown): NatsOutcome {
+  const outcome = (err as TransportFailure)?.outcome;
+  if (outcome) return outcome;
+  return `${err instanceof ApiError ? err.code : 1100}`;
+}
 
 interface Pending {
   resolve(data: Uint8Array): void;
@@ -66,25 +83,26 @@ export class ServiceBus {
     clearTimeout(request.timer);
     // the server answers a request nobody subscribes to with an empty 503 status message
     if (msg.data.length === 0 && msg.headers?.code === 503) {
-      request.reject(new ApiError('service_unavailable', `no instance answers ${request.subject}`));
+      request.reject(noResponders(request.subject));
     } else {
       request.resolve(msg.data);
     }
   }
 
-  private send(subject: string, packet: Uint8Array, timeout: number, requestId?: string): Promise<Uint8Array> {
+  private send(subject: string, packet: Uint8Array, timeout: number, requestId?: string, trace?: (set: (name: string, value: string) => void) => void): Promise<Uint8Array> {
     this.replies();
     const token = (this.nextToken = (this.nextToken + 1) % Number.MAX_SAFE_INTEGER).toString(36);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(token);
-        reject(new ApiError('service_timeout', `${subject} did not answer in time`));
+        reject(timedOut(subject));
       }, timeout);
       this.pending.set(token, { resolve, reject, timer, subject });
       this.batch.add(() => {
         try {
-          const hdrs = requestId ? natsHeaders() : undefined;
+          const hdrs = requestId || trace ? natsHeaders() : undefined;
           if (hdrs && requestId) hdrs.set('x-request-id', requestId);
+          if (hdrs && trace) trace((name, value) => hdrs.set(name, value));
           this.nc.publish(subject, packet, { reply: `${this.inbox}.${token}`, headers: hdrs });
         } catch (err) {
           this.pending.delete(token);
@@ -100,14 +118,26 @@ export class ServiceBus {
     payload: Req,
     options: RequestOptions = {},
   ): Promise<Res> {
-    const packet = encoder.encode(JSON.stringify({ pattern: message.subject, data: payload, id: randomUUID() }));
-    const raw = await this.send(message.subject, packet, options.timeout ?? this.defaultTimeout, options.requestId);
-    const reply = JSON.parse(decoder.decode(raw)) as NestReply<Res>;
-    if (reply.err !== undefined && reply.err !== null) {
-      if (ApiError.isPayload(reply.err)) throw rebuildApiError(reply.err);
-      throw new ApiError('internal_error', `${message.subject}: unexpected error reply`);
+    const started = performance.now();
+    // the trace context is taken now: the publish itself leaves later, from the batch
+    const traced = tracingActive() ? startNatsClientSpan(message.subject) : undefined;
+    try {
+      const packet = encoder.encode(JSON.stringify({ pattern: message.subject, data: payload, id: randomUUID() }));
+      const raw = await this.send(message.subject, packet, options.timeout ?? this.defaultTimeout, options.requestId, traced && ((set) => traceHeaders(traced.context, set)));
+      const reply = JSON.parse(decoder.decode(raw)) as NestReply<Res>;
+      if (reply.err !== undefined && reply.err !== null) {
+        if (ApiError.isPayload(reply.err)) throw rebuildApiError(reply.err);
+        throw new ApiError('internal_error', `${message.subject}: unexpected error reply`);
+      }
+      Metrics.natsClientRequest(message.subject, 'ok', secondsSince(started));
+      if (traced) endSpan(traced.span, 'ok');
+      return reply.response as Res;
+    } catch (err) {
+      const outcome = outcomeOf(err);
+      Metrics.natsClientRequest(message.subject, outcome, secondsSince(started));
+      if (traced) endSpan(traced.span, outcome);
+      throw err;
     }
-    return reply.response as Res;
   }
 
   /** Fire-and-forget broadcast (every subscriber gets it), sent with the loop turn's other publishes (PublishBatch). */
@@ -123,8 +153,8 @@ export class ServiceBus {
 
 function translateNatsError(err: unknown, subject: string): ApiError {
   if (err instanceof NatsError) {
-    if (err.code === ErrorCode.NoResponders) return new ApiError('service_unavailable', `no instance answers ${subject}`);
-    if (err.code === ErrorCode.Timeout) return new ApiError('service_timeout', `${subject} did not answer in time`);
+    if (err.code === ErrorCode.NoResponders) return noResponders(subject);
+    if (err.code === ErrorCode.Timeout) return timedOut(subject);
     if (err.code === ErrorCode.ConnectionClosed || err.code === ErrorCode.Disconnect) {
       return new ApiError('service_unavailable', 'message bus unavailable');
     }

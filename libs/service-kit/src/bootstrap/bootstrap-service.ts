@@ -7,7 +7,7 @@ import type { Connection } from 'mongoose';
 import { hostname } from 'node:os';
 import {
   clockFromEnv, ConfigError, connectNats, createHealthController, createLogger, createMessageValidationPipe, DrainingNatsServer,
-  installGracefulShutdown, isNatsConnected, loadBannedWords, loadConfig, PinoNestLogger, PlatformModule, ReadinessRegistry,
+  initMetrics, installGracefulShutdown, isNatsConnected, loadBannedWords, loadConfig, PinoNestLogger, PlatformModule, ReadinessRegistry,
   RpcErrorFilter, ServiceConfig,
 } from '@plaza/platform';
 import { mongoModuleFor, pingDatabase } from '../mongo/mongo.module';
@@ -22,7 +22,8 @@ export interface ServiceDefinition<C extends ServiceConfig> {
 
 /**
  * Starts one area service: a NATS microservice (queue group = service name) with its own
- * database, plus a tiny HTTP server for /health and /ready. Every area's main.ts is one call.
+ * database, plus a tiny HTTP server for /health, /ready and /metrics. Every area's main.ts is
+ * one call, after its instrumentation.ts (tracing must start before the database driver loads).
  */
 export async function bootstrapService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<NestFastifyApplication> {
   const { service } = definition;
@@ -38,6 +39,7 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
     }
     throw err;
   }
+  initMetrics(service, config.METRICS_ENABLED);
   const logger = createLogger(service, config.LOG_LEVEL, config.LOG_FORMAT);
   const nats = await connectNats(config.NATS_URL, `${service}@${hostname()}:${process.pid}`, logger);
 

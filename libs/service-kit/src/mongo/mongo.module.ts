@@ -1,7 +1,8 @@
 import { DynamicModule } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
-import { mongoUrlFor, ServiceConfig } from '@plaza/platform';
+import { metricsEnabled, mongoUrlFor, ServiceConfig } from '@plaza/platform';
+import { recordCommandDurations } from './command-metrics';
 
 /** The database name: the one in the URL's path if given, else the service's name. */
 export function databaseNameFor(service: string, url: string): string {
@@ -30,6 +31,9 @@ export function mongoModuleFor(service: string, config: ServiceConfig): DynamicM
     lazyConnection: false,
     retryAttempts: Number.MAX_SAFE_INTEGER,
     retryDelay: 500,
+    // the driver's command events feed the command-duration metric (docs/OPERATING.md)
+    monitorCommands: metricsEnabled(),
+    onConnectionCreate: (connection: Connection) => recordCommandDurations(connection),
   });
 }
 
