@@ -1,4 +1,4 @@
 // first of main.ts's imports: tracing must patch http and the database driver before they load
 import { startTracing } from '@plaza/platform';
 
-startTracing('event');
+startTracing('event', { implicitContext: true });

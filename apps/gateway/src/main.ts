@@ -6,7 +6,9 @@ import { ValidationPipe } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { cacheValidationMetadata, validationErrorsToApiError } from '@plaza/contracts';
-import { ConfigError, connectNats, loadBannedWords, createLogger, initMetrics, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry } from '@plaza/platform';
+import {
+  ConfigError, connectNats, loadBannedWords, createLogger, initMetrics, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry, tracingActive,
+} from '@plaza/platform';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
 import { RevocationList } from './auth/revocation-list';
@@ -73,7 +75,7 @@ async function bootstrap(): Promise<void> {
   const corsHeaders = constantCorsHeaders(config.CORS_ORIGINS);
   const lane = config.RESPONSE_CACHE_ENABLED && corsHeaders ? new CachedReadLane(config.RESPONSE_CACHE_MAX_ENTRIES, security, corsHeaders) : undefined;
   const adapter = new FastifyAdapter({
-    ...(lane ? { serverFactory: httpServerWith((req, res) => lane.tryAnswer(req, res)) } : {}),
+    ...(lane || tracingActive() ? { serverFactory: httpServerWith(lane && ((req, res) => lane.tryAnswer(req, res))) } : {}),
     // requests rejected before routing still get the error shape and the security headers
     frameworkErrors: frameworkErrorHandler(security),
     clientErrorHandler: clientErrorHandler(security),

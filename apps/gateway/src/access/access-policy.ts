@@ -7,7 +7,10 @@ import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { readCallback } from '../http/query-params';
 import { RequestState } from '../http/request-context';
 
+/** RFC 6750's `Bearer b64token`, any number of spaces after the scheme (DECISIONS.md). */
 const BEARER = /^bearer\s+([A-Za-z0-9\-._~+/]+=*)\s*$/i;
+/** The Bearer scheme, with a token or without one (`Bearer` alone: Node strips trailing spaces from header values). */
+const BEARER_SCHEME = /^bearer(\s|$)/i;
 
 /** A fastify request or Node's own: the cached-read lane reads headers before fastify exists for a request. */
 type WithHeaders = { headers: IncomingHttpHeaders };
@@ -27,11 +30,22 @@ export class AccessPolicy {
     if (callback.kind === 'valid') state.jsonpCallback = callback.name;
   }
 
+  /**
+   * Whether the caller presents a Bearer credential: `Authorization` names the Bearer scheme,
+   * well-formed or not. `Bearer` with no token, or only spaces after it, is a Bearer credential
+   * whose token is malformed (401/103 from the guard), never an anonymous call; another scheme
+   * (Basic, ...) or no header is not a Bearer credential.
+   */
   hasBearer(request: WithHeaders): boolean {
-    return /^bearer\s/i.test(request.headers.authorization ?? '');
+    return BEARER_SCHEME.test(request.headers.authorization ?? '');
   }
 
-  /** The token of a well-formed `Authorization: Bearer` header (RFC 6750), else undefined. */
+  /**
+   * The token of a well-formed `Authorization: Bearer` header (RFC 6750), else undefined: with
+   * `hasBearer` true, undefined means a malformed token (none at all included). The cached-read
+   * fast path and lane answer only a token they verified before, so they leave such a request to
+   * the guard.
+   */
   bearerToken(request: WithHeaders): string | undefined {
     return BEARER.exec(request.headers.authorization ?? '')?.[1];
   }

@@ -22,7 +22,8 @@ interface BearerView {
  * `access_token` from the query and the body and refuses a request that has two (RFC 6750
  * section 2); tokens here travel in the header only (DECISIONS.md), so such a parameter is ignored,
  * not a reason to refuse. A well-formed header is handed on as `Bearer <token>`: RFC 6750 allows
- * more than one space after the scheme, which that parser (a split on one space) does not.
+ * more than one space after the scheme, which that parser (a split on one space) does not. A
+ * malformed one never gets here (the access guard refuses it first).
  */
 class HeaderBearerGuard extends AuthGuard('bearer') {
   private readonly views = new WeakMap<object, BearerView>();
@@ -82,6 +83,9 @@ export class AccessGuard implements CanActivate {
 
   private async identify(context: ExecutionContext, request: FastifyRequest, hasBearer: boolean): Promise<Caller> {
     if (hasBearer) {
+      // `Bearer` without a token (or with characters RFC 6750 does not allow in one) is a
+      // malformed token: 401/103, never an anonymous call
+      if (this.policy.bearerToken(request) === undefined) throw new ApiError('invalid_access_token', 'malformed Bearer credentials');
       await this.bearer.canActivate(context);
       return this.bearer.getRequest(context).user as Caller;
     }

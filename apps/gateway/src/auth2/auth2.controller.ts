@@ -5,6 +5,7 @@ import { ServiceBus } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { registerExtraRoute } from '../endpoints/route-patterns';
+import { originOf } from '../http/request-context';
 import { readTextBody } from '../pictures/multipart-body';
 import { renderConsentPage, renderErrorPage, signInPagePolicy } from './consent-page';
 
@@ -66,7 +67,7 @@ export class Auth2Controller {
     this.requireHttps(request);
     let check;
     try {
-      check = await this.bus.request(IdentityMessages.checkAuthorize, query, { requestId: String(request.id) });
+      check = await this.bus.request(IdentityMessages.checkAuthorize, query, originOf(request));
     } catch (err) {
       if (err instanceof ApiError && err.status < 500 && wantsHtml(request)) {
         await this.sendPage(reply, err.status, renderErrorPage('Cannot sign in', `${err.msg} (${err.code})`));
@@ -85,7 +86,7 @@ export class Auth2Controller {
     this.requireHttps(request);
     const body = await readTextBody(request, AuthorizeDecision);
     try {
-      const { redirect } = await this.bus.request(IdentityMessages.decideAuthorize, { ...body, client_ip: request.ip }, { requestId: String(request.id) });
+      const { redirect } = await this.bus.request(IdentityMessages.decideAuthorize, { ...body, client_ip: request.ip }, originOf(request));
       return void reply.redirect(redirect, 302);
     } catch (err) {
       if (err instanceof ApiError && (err.code === 120 || err.code === 128 || err.code === 113) && wantsHtml(request)) {
@@ -109,7 +110,7 @@ export class Auth2Controller {
     const response = await this.bus.request(
       IdentityMessages.issueToken,
       { ...body, client_id: body.client_id ?? basic.client_id, client_secret: body.client_secret ?? basic.client_secret, client_ip: request.ip },
-      { requestId: String(request.id) },
+      originOf(request),
     );
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache');
     return response;
@@ -125,7 +126,7 @@ export class Auth2Controller {
     return this.bus.request(
       IdentityMessages.revokeToken,
       { ...body, client_id: body.client_id ?? basic.client_id, client_secret: body.client_secret ?? basic.client_secret },
-      { requestId: String(request.id) },
+      originOf(request),
     );
   }
 }

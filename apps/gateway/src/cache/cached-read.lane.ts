@@ -1,5 +1,5 @@
 import { ANONYMOUS, Caller } from '@plaza/contracts';
-import { Metrics, nameServerSpan, secondsSince, tracingActive } from '@plaza/platform';
+import { Metrics, nameServerSpan, requestTraceIds, secondsSince, tracingActive } from '@plaza/platform';
 import { LRUCache } from 'lru-cache';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
@@ -111,7 +111,8 @@ export class CachedReadLane {
     if (!cached) return false;
 
     Metrics.cacheEvent('hit');
-    if (tracingActive()) nameServerSpan('GET', known.endpoint.path);
+    const traced = tracingActive();
+    if (traced) nameServerSpan(req, 'GET', known.endpoint.path);
     const requestId = requestIdOf(req.headers);
     const headers: string[] = [];
     pushAll(headers, this.headersBeforeId);
@@ -129,7 +130,7 @@ export class CachedReadLane {
     if (deps.accessLog) {
       const path = (req.url ?? '/').split('?', 1)[0];
       const ms = Math.round(seconds * 10000) / 10;
-      deps.accessLog.info({ reqId: requestId, method: 'GET', path, status: res.statusCode, ms, app: caller.clientId, lane: true }, 'request');
+      deps.accessLog.info({ ...(traced ? requestTraceIds(req) : undefined), reqId: requestId, method: 'GET', path, status: res.statusCode, ms, app: caller.clientId, lane: true }, 'request');
     }
     return true;
   }

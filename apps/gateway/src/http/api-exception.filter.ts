@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Inject } from '@nestjs/common';
 import { ApiError, ErrorName } from '@plaza/contracts';
-import { LOGGER, Logger } from '@plaza/platform';
+import { LOGGER, Logger, requestTraceIds } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { methodsForPath } from '../endpoints/route-patterns';
@@ -44,7 +44,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const error = callback.kind === 'invalid' ? new ApiError('invalid_callback') : this.toApiError(exception, request);
     if (callback.kind === 'valid') state.jsonpCallback = callback.name;
     if (error.status >= 500) {
-      this.logger.error({ reqId: request.id, code: error.code, detail: error.detail, err: exception instanceof ApiError ? undefined : exception }, 'request failed');
+      this.logger.error({ ...requestTraceIds(request.raw), reqId: request.id, code: error.code, detail: error.detail, err: exception instanceof ApiError ? undefined : exception }, 'request failed');
     }
     void sendApiError(request, reply, error);
   }
@@ -67,7 +67,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
       return status === 413 ? new ApiError('request_too_large') : new ApiError('invalid_args');
     }
     const errorId = randomUUID();
-    this.logger.error({ reqId: request.id, errorId, err: exception }, 'unhandled error');
+    this.logger.error({ ...requestTraceIds(request.raw), reqId: request.id, errorId, err: exception }, 'unhandled error');
     return new ApiError('internal_error', `error id ${errorId}`);
   }
 

@@ -1,3 +1,4 @@
+import { traceRequests, tracingActive } from '@plaza/platform';
 import type { FastifyServerFactory } from 'fastify';
 import { createServer, IncomingMessage, Server, ServerOptions, ServerResponse } from 'node:http';
 
@@ -6,15 +7,16 @@ export type RequestShortcut = (req: IncomingMessage, res: ServerResponse) => boo
 
 /**
  * fastify's `serverFactory`: the HTTP/1 server fastify would make itself (its timeouts and
- * per-socket limit, applied the same way), with `shortcut` given the first look at each request.
+ * per-socket limit, applied the same way), with `shortcut` (the cached-read lane), when there is
+ * one, given the first look at each request, and, while tracing is on, every request in a server
+ * span that both answer in.
  */
-export function httpServerWith(shortcut: RequestShortcut): FastifyServerFactory<Server> {
+export function httpServerWith(shortcut?: RequestShortcut): FastifyServerFactory<Server> {
   return (handler, opts) => {
     // fastify passes its options with their defaults filled in
     const options = opts as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
-    const server = createServer(options.http ?? {}, (req, res) => {
-      if (!shortcut(req, res)) handler(req, res);
-    });
+    const answer = shortcut ? (req: IncomingMessage, res: ServerResponse) => (shortcut(req, res) ? undefined : handler(req, res)) : handler;
+    const server = createServer(options.http ?? {}, tracingActive() ? traceRequests(answer) : answer);
     server.keepAliveTimeout = options.keepAliveTimeout;
     server.requestTimeout = options.requestTimeout;
     server.setTimeout(options.connectionTimeout);

@@ -1,5 +1,6 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
 import { ANONYMOUS, Caller, PageRequest } from '@plaza/contracts';
+import { RequestOrigin, traceContextOf } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import type { EndpointDefinition } from '../endpoints/endpoint-table';
 
@@ -52,7 +53,10 @@ export const Page = createParamDecorator((_: unknown, ctx: ExecutionContext): Pa
   return stateOf(request).page ?? { start: 0, count: 20 };
 });
 
-/** The request id (from `X-Request-Id` or generated), for propagation to services. */
-export const RequestId = createParamDecorator((_: unknown, ctx: ExecutionContext): string => {
-  return String(ctx.switchToHttp().getRequest<FastifyRequest>().id);
-});
+/** What a request to a service carries from this HTTP request: its id (`X-Request-Id` or generated) and its trace. */
+export function originOf(request: FastifyRequest): RequestOrigin {
+  return { requestId: String(request.id), trace: traceContextOf(request.raw) };
+}
+
+/** The request's origin, handed to `ServiceBus.request` as is. */
+export const Origin = createParamDecorator((_: unknown, ctx: ExecutionContext): RequestOrigin => originOf(ctx.switchToHttp().getRequest<FastifyRequest>()));

@@ -1,4 +1,4 @@
-import { activeTraceIds, Metrics, nameServerSpan, tracingActive } from '@plaza/platform';
+import { Metrics, nameServerSpan, requestTraceIds, tracingActive } from '@plaza/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { etagMatches, etagOf } from './etag';
 import type { Logger } from 'pino';
@@ -56,7 +56,7 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
     const caller = request.plaza?.caller;
     logger.info(
       {
-        ...(tracing ? traceOf.get(request) : undefined),
+        ...(tracing ? requestTraceIds(request.raw) : undefined),
         reqId: request.id,
         method: request.method,
         path: pathOf(request),
@@ -71,18 +71,11 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
   });
 }
 
-/** The trace ids of a request, read where its server span is active (onResponse runs outside its context). */
-const traceOf = new WeakMap<FastifyRequest, { trace_id?: string; span_id?: string }>();
-
-/**
- * While tracing is on: names the HTTP server span after the route template and keeps its ids for
- * the access log line. Registered before the cached-read fast path, which answers in onRequest.
- */
+/** While tracing is on, names the HTTP server span after the route template (before the fast path, which answers in onRequest). */
 export function registerTraceNaming(fastify: FastifyInstance): void {
   if (!tracingActive()) return;
   fastify.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
-    nameServerSpan(request.method, routeTemplateOf(request));
-    traceOf.set(request, activeTraceIds());
+    nameServerSpan(request.raw, request.method, routeTemplateOf(request));
     done();
   });
 }

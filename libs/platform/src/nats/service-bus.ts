@@ -1,3 +1,4 @@
+import type { Context } from '@opentelemetry/api';
 import { ApiError, EventDefinition, MessageDefinition, RpcErrorPayload } from '@plaza/contracts';
 import { createInbox, ErrorCode, headers as natsHeaders, Msg, NatsConnection, NatsError, Subscription } from 'nats';
 import { randomUUID } from 'node:crypto';
@@ -10,7 +11,12 @@ export interface RequestOptions {
   timeout?: number;
   /** Propagated to the service's logs as `reqId`. */
   requestId?: string;
+  /** The trace context the request belongs to; without it, the active one (docs/OPERATING.md, "Traces"). */
+  trace?: Context;
 }
+
+/** What a request to a service carries from the HTTP request that caused it. */
+export type RequestOrigin = Pick<RequestOptions, 'requestId' | 'trace'>;
 
 /** The packet a Nest NATS server replies with (see @nestjs/microservices Server.send). */
 interface NestReply<T> {
@@ -120,7 +126,7 @@ export class ServiceBus {
   ): Promise<Res> {
     const started = performance.now();
     // the trace context is taken now: the publish itself leaves later, from the batch
-    const traced = tracingActive() ? startNatsClientSpan(message.subject) : undefined;
+    const traced = tracingActive() ? startNatsClientSpan(message.subject, options.trace) : undefined;
     try {
       const packet = encoder.encode(JSON.stringify({ pattern: message.subject, data: payload, id: randomUUID() }));
       const raw = await this.send(message.subject, packet, options.timeout ?? this.defaultTimeout, options.requestId, traced && ((set) => traceHeaders(traced.context, set)));

@@ -1,4 +1,7 @@
-import { Context, context, propagation, Span, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import {
+  Context, context, ContextManager, defaultTextMapGetter, propagation, ROOT_CONTEXT, Span, SpanKind, SpanStatusCode, trace,
+} from '@opentelemetry/api';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseBoolean } from '../config/load-config';
 
 /**
@@ -16,6 +19,25 @@ export function tracingRequested(env: NodeJS.ProcessEnv = process.env): boolean 
   return Boolean(env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT);
 }
 
+/** No span is ever implicitly active: each context goes only where it is handed (the API's default). */
+class ExplicitContext implements ContextManager {
+  active(): Context {
+    return ROOT_CONTEXT;
+  }
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(_context: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+    return fn.call(thisArg, ...args);
+  }
+  bind<T>(_context: Context, target: T): T {
+    return target;
+  }
+  enable(): this {
+    return this;
+  }
+  disable(): this {
+    return this;
+  }
+}
+
 let active = false;
 export const tracingActive = () => active;
 
@@ -25,12 +47,23 @@ interface Sdk {
 }
 let sdk: Sdk | undefined;
 
+export interface TracingOptions {
+  /**
+   * Whether the active span follows async work by itself (the SDK's AsyncLocalStorage context
+   * manager). The services need it: the MongoDB instrumentation finds its parent that way. The
+   * gateway does without: the context manager's async hooks made every request of the process
+   * pay, traced or not (a cached read at about half its rate in the benchmark), so the gateway
+   * keeps each request's context on the request and hands it to the NATS client explicitly.
+   */
+  implicitContext: boolean;
+}
+
 /**
- * Starts the SDK when the environment asks for it. Must run before `http` servers exist and
- * before `mongodb` is loaded, so each app's main.ts calls it first. The SDK is loaded only then:
- * a process without tracing never loads it.
+ * Starts the SDK when the environment asks for it. Must run before `mongodb` is loaded, so each
+ * app's main.ts imports its instrumentation.ts first. The SDK is loaded only then: a process
+ * without tracing never loads it.
  */
-export function startTracing(service: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function startTracing(service: string, options: TracingOptions, env: NodeJS.ProcessEnv = process.env): boolean {
   if (active || !tracingRequested(env)) return active;
   env.OTEL_SERVICE_NAME ||= service;
   // traces only: Prometheus carries the metrics and stdout the logs
@@ -38,19 +71,12 @@ export function startTracing(service: string, env: NodeJS.ProcessEnv = process.e
   env.OTEL_LOGS_EXPORTER ||= 'none';
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
-  const { HttpInstrumentation } = require('@opentelemetry/instrumentation-http') as typeof import('@opentelemetry/instrumentation-http');
   const { MongoDBInstrumentation } = require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
   /* eslint-enable @typescript-eslint/no-require-imports */
+  // values in statements are replaced by `?` (enhancedDatabaseReporting stays off): no user data in spans
   sdk = new NodeSDK({
-    instrumentations: [
-      new HttpInstrumentation({
-        // the SDK's own exports and the probes' calls are not requests anyone follows
-        ignoreOutgoingRequestHook: () => true,
-        ignoreIncomingRequestHook: (req) => /^\/(health|ready|metrics)\b/.test(req.url ?? ''),
-      }),
-      // values in statements are replaced by `?` (enhancedDatabaseReporting stays off): no user data in spans
-      new MongoDBInstrumentation(),
-    ],
+    instrumentations: [new MongoDBInstrumentation()],
+    ...(options.implicitContext ? {} : { contextManager: new ExplicitContext() }),
   });
   sdk.start();
   active = true;
@@ -69,9 +95,8 @@ export function traceHeaders(ctx: Context, set: (name: string, value: string) =>
   propagation.inject(ctx, undefined, { set: (_carrier, name, value) => set(name, value) });
 }
 
-/** A NATS request's client span, a child of whatever is active (the gateway's HTTP span). */
-export function startNatsClientSpan(subject: string): { span: Span; context: Context } {
-  const parent = context.active();
+/** A NATS request's client span, a child of `parent` (the gateway's HTTP span), else of whatever is active. */
+export function startNatsClientSpan(subject: string, parent: Context = context.active()): { span: Span; context: Context } {
   const span = tracer().startSpan(`send ${subject}`, {
     kind: SpanKind.CLIENT,
     attributes: { 'messaging.system': 'nats', 'messaging.destination.name': subject, 'messaging.operation.type': 'send' },
@@ -101,16 +126,67 @@ export function endSpan(span: Span, outcome: string): void {
 
 /** The active span's ids, for log lines (empty when tracing is off or nothing is active). */
 export function activeTraceIds(): { trace_id?: string; span_id?: string } {
-  const span = trace.getActiveSpan();
+  return idsOf(trace.getActiveSpan());
+}
+
+function idsOf(span: Span | undefined): { trace_id?: string; span_id?: string } {
   if (!span) return {};
   const { traceId, spanId } = span.spanContext();
   return { trace_id: traceId, span_id: spanId };
 }
 
-/** Sets the HTTP route template on the active server span (the HTTP instrumentation knows only the path). */
-export function nameServerSpan(method: string, route: string): void {
-  const span = trace.getActiveSpan();
+/** Each traced HTTP request's context (its server span), for what handles it later. */
+const requestContexts = new WeakMap<IncomingMessage, Context>();
+
+export const traceContextOf = (req: IncomingMessage): Context | undefined => requestContexts.get(req);
+
+/** The ids of a request's server span, for its log lines. */
+export const requestTraceIds = (req: IncomingMessage) => {
+  const ctx = requestContexts.get(req);
+  return ctx ? idsOf(trace.getSpan(ctx)) : {};
+};
+
+/** Names a request's server span after its route template (the request handler knows only the path). */
+export function nameServerSpan(req: IncomingMessage, method: string, route: string): void {
+  const ctx = requestContexts.get(req);
+  const span = ctx && trace.getSpan(ctx);
   if (!span) return;
   span.setAttribute('http.route', route);
   span.updateName(`${method} ${route}`);
+}
+
+/** Probes and scrapes make no spans. */
+const UNTRACED_PATHS = /^\/(health|ready|metrics)(\/|\?|$)/;
+
+/**
+ * Wraps an HTTP server's request handler in a server span: the client's `traceparent` is its
+ * parent, and its context is kept for the request (`traceContextOf`). Written here rather than
+ * taken from `@opentelemetry/instrumentation-http`, which needs the implicit context the gateway
+ * does without (TracingOptions) and does three times the work per request.
+ */
+export function traceRequests(handle: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    const url = req.url ?? '/';
+    if (UNTRACED_PATHS.test(url)) return handle(req, res);
+    const method = req.method ?? 'GET';
+    const parent = propagation.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
+    const query = url.indexOf('?');
+    const span = tracer().startSpan(method, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': method, 'url.path': query === -1 ? url : url.slice(0, query) },
+    }, parent);
+    const ctx = trace.setSpan(parent, span);
+    requestContexts.set(req, ctx);
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    context.with(ctx, () => handle(req, res));
+  };
 }

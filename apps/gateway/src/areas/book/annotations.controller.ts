@@ -3,11 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import {
   AnnotationReadQuery, BOOK_PICTURE_AREA, BookAnnotationsQuery, BookMessages, Caller, checkAnnotationPlacement, PageRequest,
 } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { PictureUploads } from '../../pictures/picture-uploads';
 import { readBookWrite } from './request-body';
 
@@ -24,8 +24,8 @@ export class BookAnnotationsController {
   ) {}
 
   @Endpoint(Endpoints.annotationGet)
-  get(@Param('id') id: string, @Query() query: AnnotationReadQuery, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.getAnnotation, { id, query, caller }, { requestId });
+  get(@Param('id') id: string, @Query() query: AnnotationReadQuery, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.getAnnotation, { id, query, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookAnnotations)
@@ -34,9 +34,9 @@ export class BookAnnotationsController {
     @Query() query: BookAnnotationsQuery,
     @Page() page: PageRequest,
     @CurrentCaller() caller: Caller,
-    @RequestId() requestId: string,
+    @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(BookMessages.bookAnnotations, { bookId, query, page, caller }, { requestId });
+    return this.bus.request(BookMessages.bookAnnotations, { bookId, query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.userAnnotations)
@@ -45,31 +45,31 @@ export class BookAnnotationsController {
     @Query() query: AnnotationReadQuery,
     @Page() page: PageRequest,
     @CurrentCaller() caller: Caller,
-    @RequestId() requestId: string,
+    @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(BookMessages.userAnnotations, { user, query, page, caller }, { requestId });
+    return this.bus.request(BookMessages.userAnnotations, { user, query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.annotationCreate)
-  async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+  async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input, pictures } = await readBookWrite(request, Endpoints.annotationCreate.body.dto);
     checkAnnotationPlacement(input);
     return this.uploads.withStaged(BOOK_PICTURE_AREA, pictures, (refs) =>
-      this.bus.request(BookMessages.createAnnotation, { bookId, input, pictures: refs, caller }, { requestId }),
+      this.bus.request(BookMessages.createAnnotation, { bookId, input, pictures: refs, caller }, origin),
     );
   }
 
   @Endpoint(Endpoints.annotationUpdate)
-  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input, pictures } = await readBookWrite(request, Endpoints.annotationUpdate.body.dto);
     checkAnnotationPlacement(input);
     return this.uploads.withStaged(BOOK_PICTURE_AREA, pictures, (refs) =>
-      this.bus.request(BookMessages.updateAnnotation, { id, input, pictures: refs, caller }, { requestId }),
+      this.bus.request(BookMessages.updateAnnotation, { id, input, pictures: refs, caller }, origin),
     );
   }
 
   @Endpoint(Endpoints.annotationDelete)
-  remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.deleteAnnotation, { id, caller }, { requestId });
+  remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.deleteAnnotation, { id, caller }, origin);
   }
 }

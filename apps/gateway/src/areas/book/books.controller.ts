@@ -1,10 +1,10 @@
 import { Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { BookMessages, BookSearchQuery, Caller, PageRequest } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 
 /** Book records: one book, by ISBN, search, a book's tags, a series' books. */
 @ApiTags('book')
@@ -13,27 +13,27 @@ export class BookRecordsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.bookGet)
-  get(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.getBook, { id, caller }, { requestId });
+  get(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.getBook, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookByIsbn)
-  byIsbn(@Param('name') isbn: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.getBookByIsbn, { isbn, caller }, { requestId });
+  byIsbn(@Param('name') isbn: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.getBookByIsbn, { isbn, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookSearch)
-  search(@Query() query: BookSearchQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.search, { query, page, caller }, { requestId });
+  search(@Query() query: BookSearchQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.search, { query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookTags)
-  tags(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.bookTags, { id, page, caller }, { requestId });
+  tags(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.bookTags, { id, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.seriesBooks)
-  seriesBooks(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.seriesBooks, { id, page, caller }, { requestId });
+  seriesBooks(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.seriesBooks, { id, page, caller }, origin);
   }
 }

@@ -1,11 +1,11 @@
 import { Controller, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { BookMessages, Caller, CollectionLookupQuery, PageRequest, UserCollectionsQuery } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { readBookWrite } from './request-body';
 
 /** Users' collection entries and the tags they gave (spec "States and transitions"). */
@@ -15,8 +15,8 @@ export class BookCollectionsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.bookCollectionGet)
-  get(@Param('id') bookId: string, @Query() query: CollectionLookupQuery, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.getCollection, { bookId, query, caller }, { requestId });
+  get(@Param('id') bookId: string, @Query() query: CollectionLookupQuery, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.getCollection, { bookId, query, caller }, origin);
   }
 
   @Endpoint(Endpoints.userCollections)
@@ -25,36 +25,36 @@ export class BookCollectionsController {
     @Query() query: UserCollectionsQuery,
     @Page() page: PageRequest,
     @CurrentCaller() caller: Caller,
-    @RequestId() requestId: string,
+    @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(BookMessages.userCollections, { user, query, page, caller }, { requestId });
+    return this.bus.request(BookMessages.userCollections, { user, query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.userBookTags)
-  userTags(@Param('name') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.userTags, { user, page, caller }, { requestId });
+  userTags(@Param('name') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.userTags, { user, page, caller }, origin);
   }
 
   /** Deprecated alias of /v2/book/user/:name/tags (spec "Versioning", item 3). */
   @Endpoint(Endpoints.userTagsDeprecated)
-  userTagsDeprecated(@Param('id') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.userTags, { user, page, caller }, { requestId });
+  userTagsDeprecated(@Param('id') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.userTags, { user, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.collectionCreate)
-  async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+  async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.collectionCreate.body.dto);
-    return this.bus.request(BookMessages.createCollection, { bookId, input, caller }, { requestId });
+    return this.bus.request(BookMessages.createCollection, { bookId, input, caller }, origin);
   }
 
   @Endpoint(Endpoints.collectionUpdate)
-  async update(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+  async update(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.collectionUpdate.body.dto);
-    return this.bus.request(BookMessages.updateCollection, { bookId, input, caller }, { requestId });
+    return this.bus.request(BookMessages.updateCollection, { bookId, input, caller }, origin);
   }
 
   @Endpoint(Endpoints.collectionDelete)
-  remove(@Param('id') bookId: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.deleteCollection, { bookId, caller }, { requestId });
+  remove(@Param('id') bookId: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.deleteCollection, { bookId, caller }, origin);
   }
 }

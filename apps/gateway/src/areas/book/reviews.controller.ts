@@ -1,11 +1,11 @@
 import { Controller, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { BookMessages, Caller } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, RequestId } from '../../http/request-context';
+import { CurrentCaller, Origin } from '../../http/request-context';
 import { readBookWrite } from './request-body';
 
 /** Book reviews (scope service_basic_common). */
@@ -15,20 +15,20 @@ export class BookReviewsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.reviewCreate)
-  async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+  async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.reviewCreate.body.dto);
-    return this.bus.request(BookMessages.createReview, { input, caller }, { requestId });
+    return this.bus.request(BookMessages.createReview, { input, caller }, origin);
   }
 
   @Endpoint(Endpoints.reviewUpdate)
-  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.reviewUpdate.body.dto);
-    return this.bus.request(BookMessages.updateReview, { id, input, caller }, { requestId });
+    return this.bus.request(BookMessages.updateReview, { id, input, caller }, origin);
   }
 
   /** 200 with `{}` (CONTRACT.md section 5). */
   @Endpoint(Endpoints.reviewDelete)
-  remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(BookMessages.deleteReview, { id, caller }, { requestId });
+  remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(BookMessages.deleteReview, { id, caller }, origin);
   }
 }

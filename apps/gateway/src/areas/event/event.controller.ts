@@ -3,11 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import {
   Caller, EventListQuery, EventMessages, PageRequest, UserEventsQuery, validateInput,
 } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { readRequestBody } from '../../pictures/multipart-body';
 
 /** Events, their participants and wishers (spec "Events and locations"); every rule lives in the event service. */
@@ -17,66 +17,66 @@ export class EventController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.eventList)
-  list(@Query() query: EventListQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.list, { ...query, caller, page }, { requestId });
+  list(@Query() query: EventListQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.list, { ...query, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventsCreatedBy)
-  createdBy(@Param('id') userId: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.createdBy, { userId, caller, page }, { requestId });
+  createdBy(@Param('id') userId: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.createdBy, { userId, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventsParticipatedBy)
   participatedBy(
-    @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string,
+    @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(EventMessages.participatedBy, { userId, status: query.status, caller, page }, { requestId });
+    return this.bus.request(EventMessages.participatedBy, { userId, status: query.status, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventsWishedBy)
   wishedBy(
-    @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string,
+    @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(EventMessages.wishedBy, { userId, status: query.status, caller, page }, { requestId });
+    return this.bus.request(EventMessages.wishedBy, { userId, status: query.status, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventGet)
-  get(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.get, { id, caller }, { requestId });
+  get(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.get, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.eventParticipants)
-  participants(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.participants, { id, caller, page }, { requestId });
+  participants(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.participants, { id, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventWishers)
-  wishers(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.wishers, { id, caller, page }, { requestId });
+  wishers(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.wishers, { id, caller, page }, origin);
   }
 
   /** `participate_date` from the body (form, multipart or JSON), or from the query string. */
   @Endpoint(Endpoints.eventJoin)
-  async join(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
+  async join(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { fields } = await readRequestBody(request);
     const query = (request.query ?? {}) as Record<string, unknown>;
     const raw = 'participate_date' in fields ? fields.participate_date : query.participate_date;
     const body = await validateInput(Endpoints.eventJoin.body.dto, { participate_date: raw });
-    return this.bus.request(EventMessages.join, { id, caller, participate_date: body.participate_date }, { requestId });
+    return this.bus.request(EventMessages.join, { id, caller, participate_date: body.participate_date }, origin);
   }
 
   @Endpoint(Endpoints.eventLeave)
-  leave(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.leave, { id, caller }, { requestId });
+  leave(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.leave, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.eventWish)
-  wish(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.wish, { id, caller }, { requestId });
+  wish(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.wish, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.eventUnwish)
-  unwish(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.unwish, { id, caller }, { requestId });
+  unwish(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.unwish, { id, caller }, origin);
   }
 }

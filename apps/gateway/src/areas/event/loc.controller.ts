@@ -1,10 +1,10 @@
 import { Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { EventMessages, PageRequest } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { Page, RequestId } from '../../http/request-context';
+import { Page, Origin } from '../../http/request-context';
 
 /** Cities (loc). Answers are cached by the gateway (endpoint table) and dropped after an import. */
 @ApiTags('event')
@@ -13,12 +13,12 @@ export class LocController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.locList)
-  list(@Page() page: PageRequest, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.listLocs, { page }, { requestId });
+  list(@Page() page: PageRequest, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.listLocs, { page }, origin);
   }
 
   @Endpoint(Endpoints.locGet)
-  get(@Param('id') id: string, @RequestId() requestId: string) {
-    return this.bus.request(EventMessages.getLoc, { id }, { requestId });
+  get(@Param('id') id: string, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.getLoc, { id }, origin);
   }
 }

@@ -1,10 +1,10 @@
 import { Controller, Param } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Caller, MovieMessages, PageRequest } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 
 /** Celebrities, their works (with roles) and photos. */
 @ApiTags('movie')
@@ -13,17 +13,17 @@ export class MovieCelebritiesController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.movieCelebrity)
-  celebrity(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getCelebrity, { id, caller }, { requestId });
+  celebrity(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getCelebrity, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieCelebrityWorks)
-  works(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.celebrityWorks, { id, ...page, caller }, { requestId });
+  works(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.celebrityWorks, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieCelebrityPhotos)
-  photos(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.celebrityPhotos, { id, ...page, caller }, { requestId });
+  photos(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.celebrityPhotos, { id, ...page, caller }, origin);
   }
 }

@@ -1,10 +1,10 @@
 import { Controller, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Caller, InTheatersQuery, MovieMessages, PageRequest } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 
 /** The ranked lists. us_box, weekly and new_movies are not paged: they are answered whole. */
 @ApiTags('movie')
@@ -13,32 +13,32 @@ export class MovieListsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.movieTop250)
-  top250(@Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getList, { name: 'top250', ...page, caller }, { requestId });
+  top250(@Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getList, { name: 'top250', ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieUsBox)
-  usBox(@CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getList, { name: 'us_box', caller }, { requestId });
+  usBox(@CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getList, { name: 'us_box', caller }, origin);
   }
 
   @Endpoint(Endpoints.movieWeekly)
-  weekly(@CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getList, { name: 'weekly', caller }, { requestId });
+  weekly(@CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getList, { name: 'weekly', caller }, origin);
   }
 
   @Endpoint(Endpoints.movieNew)
-  newMovies(@CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getList, { name: 'new_movies', caller }, { requestId });
+  newMovies(@CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getList, { name: 'new_movies', caller }, origin);
   }
 
   @Endpoint(Endpoints.movieInTheaters)
-  inTheaters(@Query() query: InTheatersQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getList, { name: 'in_theaters', city: query.city, ...page, caller }, { requestId });
+  inTheaters(@Query() query: InTheatersQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getList, { name: 'in_theaters', city: query.city, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieComingSoon)
-  comingSoon(@Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getList, { name: 'coming_soon', ...page, caller }, { requestId });
+  comingSoon(@Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getList, { name: 'coming_soon', ...page, caller }, origin);
   }
 }

@@ -1,10 +1,10 @@
 import { Controller, Param, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Caller, MovieMessages, MovieSearchQuery, PageRequest } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 
 /** Subjects, their photos, reviews and short comments, and search. The caller's tier decides the fields (in the service). */
 @ApiTags('movie')
@@ -13,27 +13,27 @@ export class MovieSubjectsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.movieSubject)
-  subject(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.getSubject, { id, caller }, { requestId });
+  subject(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getSubject, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSubjectPhotos)
-  photos(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.subjectPhotos, { id, ...page, caller }, { requestId });
+  photos(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.subjectPhotos, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSubjectReviews)
-  reviews(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.subjectReviews, { id, ...page, caller }, { requestId });
+  reviews(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.subjectReviews, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSubjectComments)
-  comments(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.subjectComments, { id, ...page, caller }, { requestId });
+  comments(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.subjectComments, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSearch)
-  search(@Query() query: MovieSearchQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string) {
-    return this.bus.request(MovieMessages.search, { q: query.q, tag: query.tag, ...page, caller }, { requestId });
+  search(@Query() query: MovieSearchQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.search, { q: query.q, tag: query.tag, ...page, caller }, origin);
   }
 }

@@ -1,11 +1,11 @@
 import { Controller, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Caller, NoteComment, NoteCommentList, NoteMessages, PageRequest } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { readTextBody } from '../../pictures/multipart-body';
 
 /** Comments on notes (CONTRACT.md section 5). */
@@ -15,23 +15,23 @@ export class NoteCommentsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.noteComments)
-  list(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteCommentList> {
-    return this.bus.request(NoteMessages.comments, { caller, id, page }, { requestId });
+  list(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<NoteCommentList> {
+    return this.bus.request(NoteMessages.comments, { caller, id, page }, origin);
   }
 
   @Endpoint(Endpoints.noteCommentCreate)
-  async create(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteComment> {
+  async create(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<NoteComment> {
     const comment = await readTextBody(request, Endpoints.noteCommentCreate.body.dto);
-    return this.bus.request(NoteMessages.createComment, { caller, id, comment }, { requestId });
+    return this.bus.request(NoteMessages.createComment, { caller, id, comment }, origin);
   }
 
   @Endpoint(Endpoints.noteCommentGet)
-  get(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<NoteComment> {
-    return this.bus.request(NoteMessages.getComment, { caller, id, commentId }, { requestId });
+  get(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<NoteComment> {
+    return this.bus.request(NoteMessages.getComment, { caller, id, commentId }, origin);
   }
 
   @Endpoint(Endpoints.noteCommentDelete)
-  async delete(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<void> {
-    await this.bus.request(NoteMessages.deleteComment, { caller, id, commentId }, { requestId });
+  async delete(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<void> {
+    await this.bus.request(NoteMessages.deleteComment, { caller, id, commentId }, origin);
   }
 }

@@ -3,11 +3,11 @@ import { ApiTags } from '@nestjs/swagger';
 import {
   Caller, Note, NoteFormatQuery, NoteList, NoteMessages, PageRequest, validateInput,
 } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
-import { CurrentCaller, Page, RequestId } from '../../http/request-context';
+import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { readRequestBody } from '../../pictures/multipart-body';
 import { PictureUploads } from '../../pictures/picture-uploads';
 import { readNotePictureParts } from './note-pictures.form';
@@ -26,66 +26,66 @@ export class NotesController {
   ) {}
 
   @Endpoint(Endpoints.noteCreate)
-  async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+  async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
     const body = await readRequestBody(request);
     const note = await validateInput(Endpoints.noteCreate.body.dto, body.fields);
     const parts = readNotePictureParts(body);
     return this.uploads.withStaged('note', parts.files, (pictures) =>
-      this.bus.request(NoteMessages.create, { caller, note, uploads: { pictures, texts: parts.texts } }, { requestId }),
+      this.bus.request(NoteMessages.create, { caller, note, uploads: { pictures, texts: parts.texts } }, origin),
     );
   }
 
   @Endpoint(Endpoints.noteGet)
-  get(@Param('id') id: string, @Query() query: NoteFormatQuery, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
-    return this.bus.request(NoteMessages.get, { caller, id, format: query.format }, { requestId });
+  get(@Param('id') id: string, @Query() query: NoteFormatQuery, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
+    return this.bus.request(NoteMessages.get, { caller, id, format: query.format }, origin);
   }
 
   @Endpoint(Endpoints.noteUpdate)
-  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+  async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
     const body = await readRequestBody(request);
     const note = await validateInput(Endpoints.noteUpdate.body.dto, body.fields);
     const parts = readNotePictureParts(body);
     return this.uploads.withStaged('note', parts.files, (pictures) =>
-      this.bus.request(NoteMessages.update, { caller, id, note, uploads: { pictures, texts: parts.texts } }, { requestId }),
+      this.bus.request(NoteMessages.update, { caller, id, note, uploads: { pictures, texts: parts.texts } }, origin),
     );
   }
 
   @Endpoint(Endpoints.noteAddPictures)
-  async addPictures(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
+  async addPictures(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
     const body = await readRequestBody(request);
     const input = await validateInput(Endpoints.noteAddPictures.body.dto, body.fields);
     const parts = readNotePictureParts(body);
     return this.uploads.withStaged('note', parts.files, (pictures) =>
-      this.bus.request(NoteMessages.addPictures, { caller, id, input, uploads: { pictures, texts: parts.texts } }, { requestId }),
+      this.bus.request(NoteMessages.addPictures, { caller, id, input, uploads: { pictures, texts: parts.texts } }, origin),
     );
   }
 
   @Endpoint(Endpoints.noteDelete)
-  delete(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Record<string, never>> {
-    return this.bus.request(NoteMessages.delete, { caller, id }, { requestId });
+  delete(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Record<string, never>> {
+    return this.bus.request(NoteMessages.delete, { caller, id }, origin);
   }
 
   @Endpoint(Endpoints.noteLike)
-  like(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
-    return this.bus.request(NoteMessages.like, { caller, id }, { requestId });
+  like(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
+    return this.bus.request(NoteMessages.like, { caller, id }, origin);
   }
 
   @Endpoint(Endpoints.noteUnlike)
-  unlike(@Param('id') id: string, @CurrentCaller() caller: Caller, @RequestId() requestId: string): Promise<Note> {
-    return this.bus.request(NoteMessages.unlike, { caller, id }, { requestId });
+  unlike(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
+    return this.bus.request(NoteMessages.unlike, { caller, id }, origin);
   }
 
   @Endpoint(Endpoints.notesCreatedBy)
   createdBy(
-    @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string,
+    @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin,
   ): Promise<NoteList> {
-    return this.bus.request(NoteMessages.listCreated, { caller, userId, format: query.format, page }, { requestId });
+    return this.bus.request(NoteMessages.listCreated, { caller, userId, format: query.format, page }, origin);
   }
 
   @Endpoint(Endpoints.notesLikedBy)
   likedBy(
-    @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @RequestId() requestId: string,
+    @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin,
   ): Promise<NoteList> {
-    return this.bus.request(NoteMessages.listLiked, { caller, userId, format: query.format, page }, { requestId });
+    return this.bus.request(NoteMessages.listLiked, { caller, userId, format: query.format, page }, origin);
   }
 }
