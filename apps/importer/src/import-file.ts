@@ -7,7 +7,31 @@ export interface ImportSummary {
   problems: LineProblem[];
 }
 
+/** A file read and sorted: its records by owning service, in import order, and its unreadable lines. */
+export interface ImportPlan {
+  byService: Map<ServiceName, ImportLine[]>;
+  /** Records to send (lines that parsed, with a known kind). */
+  total: number;
+  /** Every kind the file has, even if all its lines fail. */
+  kinds: string[];
+  problems: LineProblem[];
+}
+
+/** Called after each batch with the records done (loaded or rejected) and rejected so far. */
+export type ProgressListener = (done: number, failed: number) => void;
+
 const BATCH_SIZE = 200;
+
+export async function planImport(path: string): Promise<ImportPlan> {
+  const { lines, problems } = await readRecords(path);
+  const byService = new Map<ServiceName, ImportLine[]>();
+  for (const line of inImportOrder(lines)) {
+    const service = ImportKindOwners[line.kind as ImportKind];
+    if (!byService.has(service)) byService.set(service, []);
+    byService.get(service)?.push(line);
+  }
+  return { byService, total: lines.length, kinds: [...new Set(lines.map((l) => l.kind))], problems };
+}
 
 /**
  * Sends every record to the service that owns its kind, in dependency order, in batches.
@@ -15,17 +39,13 @@ const BATCH_SIZE = 200;
  * receives its own kinds in order, the services side by side, since they own separate databases.
  * Upserts by id on the service side make a second run change nothing.
  */
-export async function importFile(path: string, bus: ServiceBus, onProgress: (text: string) => void = () => undefined): Promise<ImportSummary> {
-  const { lines, problems } = await readRecords(path);
+export async function loadPlan(plan: ImportPlan, bus: ServiceBus, onProgress: ProgressListener = () => undefined): Promise<ImportSummary> {
   const loaded: Record<string, number> = {};
-  const byService = new Map<ServiceName, ImportLine[]>();
+  const problems = [...plan.problems];
   // every kind the file has gets its count, 0 when all its lines failed
-  for (const line of lines) loaded[line.kind] = 0;
-  for (const line of inImportOrder(lines)) {
-    const service = ImportKindOwners[line.kind as ImportKind];
-    if (!byService.has(service)) byService.set(service, []);
-    byService.get(service)?.push(line);
-  }
+  for (const kind of plan.kinds) loaded[kind] = 0;
+  let done = 0;
+  let failed = 0;
   const load = async (ordered: ImportLine[]) => {
     let i = 0;
     while (i < ordered.length) {
@@ -36,14 +56,23 @@ export async function importFile(path: string, bus: ServiceBus, onProgress: (tex
       const { results } = await bus.request(importBatchMessage(ImportKindOwners[kind]), { lines: batch }, { timeout: 120_000 });
       for (const r of results) {
         if (r.ok) loaded[kind] += 1;
-        else problems.push({ line: r.line, error: `${kind}: ${r.error ?? 'rejected'}` });
+        else {
+          failed += 1;
+          problems.push({ line: r.line, error: `${kind}: ${r.error ?? 'rejected'}` });
+        }
       }
-      onProgress(`${kind}: ${loaded[kind]}`);
+      done += batch.length;
+      onProgress(done, failed);
     }
   };
-  await load(byService.get('identity') ?? []);
-  await Promise.all([...byService.entries()].filter(([service]) => service !== 'identity').map(([, ordered]) => load(ordered)));
+  await load(plan.byService.get('identity') ?? []);
+  await Promise.all([...plan.byService.entries()].filter(([service]) => service !== 'identity').map(([, ordered]) => load(ordered)));
   problems.sort((a, b) => a.line - b.line);
   // counts in import order, whatever order the services finished in
   return { loaded: Object.fromEntries(ImportOrder.filter((k) => k in loaded).map((k) => [k, loaded[k]])), problems };
+}
+
+/** Reads a file and loads it (planImport, then loadPlan). */
+export async function importFile(path: string, bus: ServiceBus, onProgress?: ProgressListener): Promise<ImportSummary> {
+  return loadPlan(await planImport(path), bus, onProgress);
 }

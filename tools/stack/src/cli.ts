@@ -1,11 +1,11 @@
-import { spawn } from 'node:child_process';
+import { ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { ensureFerretDb, ensureNatsServer, ensureSchemathesis, which } from './engines';
+import { ensureSchemathesis, installEngines } from './engines';
 import { Stack } from './stack';
 import { dataDir, workspaceRoot } from './paths';
-import { portAcceptsConnections } from './processes';
+import { InterruptedError, portAcceptsConnections } from './processes';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -24,11 +24,23 @@ async function identityIsEmpty(mongoUrl: string): Promise<boolean> {
   }
 }
 
-function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, output: 'inherit' | 'ignore' = 'inherit'): Promise<number> {
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}, output: 'inherit' | 'ignore' = 'inherit', onSpawn?: (child: ChildProcess) => void): Promise<number> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', output, 'inherit'], env: { ...process.env, ...env }, cwd: workspaceRoot() });
+    onSpawn?.(child);
+    child.on('error', () => resolve(1));
     child.on('exit', (code) => resolve(code ?? 1));
   });
+}
+
+/** Ends a child (the demo import) and waits for it: SIGTERM, SIGKILL after 5 s. */
+async function endChild(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await exited;
+  clearTimeout(timer);
 }
 
 async function ensurePortFree(port: number, name: string, variable: string): Promise<void> {
@@ -44,45 +56,90 @@ async function start(): Promise<void> {
   const port = Number(process.env.PORT || 8080);
   const natsPort = Number(process.env.NATS_PORT || 4222);
   const mongoPort = Number(process.env.MONGO_PORT || 27017);
+  const adminPort = Number(process.env.ADMIN_PORT || 9464);
   await ensurePortFree(port, 'gateway', 'PORT');
+  await ensurePortFree(adminPort, 'gateway admin', 'ADMIN_PORT');
   if (!process.env.NATS_URL) await ensurePortFree(natsPort, 'NATS', 'NATS_PORT or NATS_URL');
   if (!process.env.MONGO_URL) await ensurePortFree(mongoPort, 'database', 'MONGO_PORT or MONGO_URL');
 
   const started = Date.now();
   say('starting the engines, the services and the gateway...');
-  const stack = await Stack.start({
-    dataDir: dir,
-    gatewayPort: port,
-    gatewayHost: process.env.HOST || '127.0.0.1',
-    natsPort,
-    mongoPort,
-    mongoUrl: process.env.MONGO_URL || undefined,
-    natsUrl: process.env.NATS_URL || undefined,
-    log: (line) => say(line),
-  });
-  say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${Object.entries(stack.versions()).map(([k, v]) => `${k} ${v}`).join(', ')})`);
-
+  // Ctrl-C (or SIGTERM, SIGHUP) at any point stops everything started so far: during start-up through the
+  // abort signal (Stack.start's clean-up), afterwards by stopping the stack and the demo import
+  const startup = new AbortController();
+  let stack: Stack | undefined;
+  let importer: ChildProcess | undefined;
   let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    say('\nstopping...');
-    await stack.stop();
+  const shutdown = async () => {
+    await endChild(importer);
+    await stack?.stop();
     say('stopped.');
     process.exit(0);
   };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  const onSignal = () => {
+    if (stopping) return;
+    stopping = true;
+    say('\nstopping...');
+    if (stack) void shutdown();
+    else startup.abort();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  // the terminal closed: stop all the same (its output may be gone, so a failed write is no reason to stop stopping)
+  process.on('SIGHUP', onSignal);
+  process.stdout.on('error', () => undefined);
+
+  try {
+    stack = await Stack.start({
+      dataDir: dir,
+      gatewayPort: port,
+      adminPort,
+      gatewayHost: process.env.HOST || '127.0.0.1',
+      natsPort,
+      mongoPort,
+      mongoUrl: process.env.MONGO_URL || undefined,
+      natsUrl: process.env.NATS_URL || undefined,
+      log: (line) => say(line),
+      signal: startup.signal,
+    });
+  } catch (err) {
+    // Stack.start has stopped whatever it had started
+    if (err instanceof InterruptedError || startup.signal.aborted) {
+      say('stopped.');
+      process.exit(130);
+    }
+    throw new Error(`${(err as Error).message}\nstart-up failed; everything it had started is stopped. Logs: ${join(dir, 'logs')}`);
+  }
+  if (stopping) {
+    // the signal came as the start finished
+    await shutdown();
+    return;
+  }
+  say(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s (${Object.entries(stack.versions()).map(([k, v]) => `${k} ${v}`).join(', ')})`);
 
   const demo = await import('@plaza/demo');
-  if (await identityIsEmpty(stack.mongoUrl)) {
-    const file = join(dir, 'demo-catalogue.ndjson');
-    say('empty database: generating and loading the demo catalogue...');
-    const counts = await demo.writeCatalogue(file);
-    say(`  ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ')}`);
-    const code = await run(process.execPath, [join(workspaceRoot(), 'apps/importer/dist/main.js'), file], { NATS_URL: stack.natsUrl });
-    if (code !== 0) say(`the demo import reported problems (exit ${code}); the stack keeps running`);
+  try {
+    if (await identityIsEmpty(stack.mongoUrl)) {
+      const file = join(dir, 'demo-catalogue.ndjson');
+      say('empty database: generating and loading the demo catalogue...');
+      const counts = await demo.writeCatalogue(file);
+      say(`  ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+      if (stopping) return;
+      // the importer prints its own progress (a line rewritten in a terminal, periodic lines in a log)
+      const importerMain = join(workspaceRoot(), 'apps/importer/dist/main.js');
+      const code = await run(process.execPath, [importerMain, file], { NATS_URL: stack.natsUrl }, 'inherit', (child) => (importer = child));
+      importer = undefined;
+      if (stopping) return;
+      if (code !== 0) say(`the demo import reported problems (exit ${code}); the stack keeps running`);
+    }
+  } catch (err) {
+    // a Ctrl-C meanwhile ends what was in flight; shutdown() reports and exits
+    if (stopping) return;
+    await endChild(importer);
+    await stack.stop();
+    throw new Error(`${(err as Error).message}\nstart-up failed; everything it had started is stopped. Logs: ${join(dir, 'logs')}`);
   }
+  if (stopping) return;
 
   say('');
   say(`Plaza API is up at ${stack.baseUrl}/v2   (health: ${stack.baseUrl}/ready)`);
@@ -100,8 +157,20 @@ async function start(): Promise<void> {
 
 /** Installs what the tests and `npm start` need into .tools (once; later runs reuse it). */
 async function setup(): Promise<void> {
-  if (!process.env.NATS_URL) say(`nats-server: ${ensureNatsServer(say)}`);
-  if (!process.env.MONGO_URL) say(`database: ${which('mongod') ?? ensureFerretDb(say)}`);
+  const interrupted = new AbortController();
+  const onSignal = () => interrupted.abort();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const { database, natsServer } = await installEngines(say, { database: !process.env.MONGO_URL, nats: !process.env.NATS_URL }, interrupted.signal);
+    if (natsServer) say(`nats-server: ${natsServer}`);
+    if (database) say(`database: ${database.binary}`);
+  } catch (err) {
+    if (err instanceof InterruptedError) process.exit(130);
+    throw err;
+  }
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   say(`fuzzer: ${ensureSchemathesis(say)}`);
 }
 

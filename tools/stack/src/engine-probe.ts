@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { engineVersion, ensureFerretDb, which } from './engines';
+import { engineVersion, installFerretDb } from './engines';
 import { freePort, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
 
 /**
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
   let url = process.env.MONGO_URL;
   let engine = 'external';
   if (!url) {
-    const binary = which('ferretdb') ?? ensureFerretDb((l) => process.stdout.write(`${l}\n`));
+    const binary = await installFerretDb((l) => process.stdout.write(`${l}\n`));
     dir = mkdtempSync(join(tmpdir(), 'plaza-probe-'));
     const port = await freePort();
     proc = new ManagedProcess('ferretdb', {

@@ -12,7 +12,10 @@ export function workspaceRoot(): string {
   return dir;
 }
 
-/** Project-local, gitignored folders. */
-export const toolsDir = () => join(workspaceRoot(), '.tools');
+/**
+ * Project-local, gitignored folders. PLAZA_TOOLS_DIR puts the installed engines and test tools
+ * elsewhere (the start test builds the engines into an empty one, as on a fresh machine).
+ */
+export const toolsDir = () => (process.env.PLAZA_TOOLS_DIR ? resolve(process.env.PLAZA_TOOLS_DIR) : join(workspaceRoot(), '.tools'));
 export const toolsBin = () => join(toolsDir(), 'bin');
 export const dataDir = () => process.env.PLAZA_DATA_DIR || join(workspaceRoot(), '.data');

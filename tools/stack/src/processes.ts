@@ -120,20 +120,59 @@ export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promis
   });
 }
 
+/** Thrown when start-up is interrupted (Ctrl-C): what was started has been, or is being, stopped. */
+export class InterruptedError extends Error {
+  constructor(message = 'interrupted') {
+    super(message);
+    this.name = 'InterruptedError';
+  }
+}
+
 export async function waitFor(
   description: string,
   condition: () => Promise<boolean>,
   timeoutMs: number,
   failFast?: () => string | undefined,
+  signal?: AbortSignal,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (signal?.aborted) throw new InterruptedError();
     if (await condition().catch(() => false)) return;
     const failure = failFast?.();
     if (failure) throw new Error(`${description}: ${failure}`);
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${description}`);
+}
+
+/**
+ * Runs tasks side by side. The first failure aborts the others (through the signal each task
+ * gets), and is thrown once every task has settled, so nothing a task started is left running
+ * unseen by its caller's clean-up. Aborting `parent` aborts them all.
+ */
+export async function allOrAbort<T extends readonly unknown[]>(
+  tasks: { [K in keyof T]: (signal: AbortSignal) => Promise<T[K]> },
+  parent?: AbortSignal,
+): Promise<T> {
+  const local = new AbortController();
+  const signal = parent ? AbortSignal.any([parent, local.signal]) : local.signal;
+  let first: { error: unknown } | undefined;
+  const settled = await Promise.allSettled(
+    (tasks as unknown as Array<(s: AbortSignal) => Promise<unknown>>).map(async (task) => {
+      try {
+        return await task(signal);
+      } catch (error) {
+        if (!first) {
+          first = { error };
+          local.abort();
+        }
+        throw error;
+      }
+    }),
+  );
+  if (first) throw first.error;
+  return settled.map((r) => (r as PromiseFulfilledResult<unknown>).value) as unknown as T;
 }
 
 export async function httpStatus(url: string, timeoutMs = 1000): Promise<number> {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { engineVersion, ensureFerretDb, ensureNatsServer, Log, which } from './engines';
+import { DatabaseEngine, EngineBinaries, installEngines, Log, readEngineVersion } from './engines';
 import { workspaceRoot } from './paths';
-import { freePort, httpStatus, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
+import { allOrAbort, freePort, httpStatus, InterruptedError, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
 
 export const SERVICES = ['identity', 'book', 'movie', 'note', 'event'] as const;
 export type ServiceApp = (typeof SERVICES)[number];
@@ -31,6 +31,8 @@ export interface StackOptions {
   /** Gateway port; 0 picks a free one. */
   gatewayPort?: number;
   gatewayHost?: string;
+  /** The gateway's admin port (`/metrics`, its own readiness); 0 or unset picks a free one. */
+  adminPort?: number;
   /** Ports for the local engines and health servers; 0 (the default) picks free ones. */
   natsPort?: number;
   mongoPort?: number;
@@ -46,6 +48,15 @@ export interface StackOptions {
   instances?: Partial<Record<ServiceApp, number>>;
   log?: Log;
   readyTimeoutMs?: number;
+  /** How long each local engine may take to accept connections once started (default 30 s); installs come before and do not count. */
+  engineTimeoutMs?: number;
+  /**
+   * Aborting it (Ctrl-C during start-up) ends the start: installs are killed, everything started
+   * so far is stopped, and `Stack.start` rejects with an InterruptedError.
+   */
+  signal?: AbortSignal;
+  /** The script each app runs: `apps/<app>/dist/main.js` unless given (the unit tests run small fakes). */
+  entryPoint?: (app: AppName) => string;
 }
 
 interface EngineProcess {
@@ -55,6 +66,9 @@ interface EngineProcess {
   kind: string;
 }
 
+/** One step of start-up, for the log and for tests of the order. */
+export type StartStep = 'install' | 'engines' | 'services' | 'gateway' | 'ready';
+
 /**
  * The whole system as separate processes: the engines (unless external ones are given), every
  * service and the gateway. `npm start`, the e2e tests and the benchmark all use this one class,
@@ -62,14 +76,19 @@ interface EngineProcess {
  */
 export class Stack {
   readonly apps = new Map<string, ManagedProcess>();
-  readonly extraGateways: Array<{ process: ManagedProcess; baseUrl: string }> = [];
+  readonly extraGateways: Array<{ process: ManagedProcess; baseUrl: string; adminUrl: string }> = [];
   mongo?: EngineProcess;
   nats?: EngineProcess;
   mongoUrl!: string;
   natsUrl!: string;
   baseUrl!: string;
   gatewayPort!: number;
+  /** The gateway's admin listener (`/metrics`, its own `/ready`), never the public port. */
+  adminUrl!: string;
+  /** The steps start-up went through, in order (what the unit tests check). */
+  readonly steps: StartStep[] = [];
   private secrets!: Record<string, string>;
+  private binaries: EngineBinaries = {};
   private readonly log: Log;
 
   private constructor(readonly options: StackOptions) {
@@ -91,20 +110,49 @@ export class Stack {
     return join(this.options.dataDir, 'logs');
   }
 
+  private checkNotAborted(): void {
+    if (this.options.signal?.aborted) throw new InterruptedError();
+  }
+
+  /**
+   * Installs first (both engines side by side, child processes), then starts both engines and
+   * waits for their ports, then the services and the gateway. Every process is registered the
+   * moment it is spawned, so the clean-up of a failed or interrupted start stops all of them.
+   */
   private async boot(): Promise<void> {
+    const { signal } = this.options;
     mkdirSync(this.options.dataDir, { recursive: true });
     this.secrets = this.loadSecrets();
-    await Promise.all([this.startMongo(), this.startNats()]);
+    this.steps.push('install');
+    this.binaries = await installEngines(this.log, { database: !this.options.mongoUrl, nats: !this.options.natsUrl }, signal);
+    this.checkNotAborted();
+    this.steps.push('engines');
+    await allOrAbort<[void, void]>([(s) => this.startMongo(s), (s) => this.startNats(s)], signal);
+    this.checkNotAborted();
     this.gatewayPort = this.options.gatewayPort || (await freePort());
     const host = this.options.gatewayHost ?? '127.0.0.1';
     this.baseUrl = `http://${host === '0.0.0.0' ? '127.0.0.1' : host}:${this.gatewayPort}`;
 
+    this.steps.push('services');
     for (const service of SERVICES) {
       const count = this.options.instances?.[service] ?? 1;
-      for (let i = 0; i < count; i++) await this.startService(service, i);
+      for (let i = 0; i < count; i++) {
+        this.checkNotAborted();
+        await this.startService(service, i);
+      }
     }
-    this.apps.set('gateway', this.gatewayProcess(this.gatewayPort, host, this.options.appEnv?.gateway ?? {}, 'gateway').start());
-    await this.waitReady(this.baseUrl, this.options.readyTimeoutMs ?? 60_000);
+    this.checkNotAborted();
+    this.steps.push('gateway');
+    const adminPort = this.options.adminPort || (await freePort());
+    this.adminUrl = `http://127.0.0.1:${adminPort}`;
+    this.apps.set('gateway', this.gatewayProcess(this.gatewayPort, host, adminPort, this.options.appEnv?.gateway ?? {}, 'gateway').start());
+    await this.waitReady(this.baseUrl, this.options.readyTimeoutMs ?? 60_000, signal);
+    this.steps.push('ready');
+  }
+
+  /** Every process this stack has started (engines included), running or not. */
+  processes(): ManagedProcess[] {
+    return [...this.apps.values(), ...(this.nats ? [this.nats.process] : []), ...(this.mongo ? [this.mongo.process] : [])];
   }
 
   /** Secrets shared by the apps, made once per data folder so that restarts keep them. */
@@ -116,29 +164,25 @@ export class Stack {
     return secrets;
   }
 
-  private async startMongo(): Promise<void> {
+  private async startMongo(signal?: AbortSignal): Promise<void> {
     if (this.options.mongoUrl) {
       this.mongoUrl = this.options.mongoUrl;
       return;
     }
+    const engine: DatabaseEngine | undefined = this.binaries.database;
+    if (!engine) throw new Error('no database engine installed');
     const port = this.mongo?.port || this.options.mongoPort || (await freePort());
-    const mongod = which('mongod');
+    const { kind, binary } = engine;
     let proc: ManagedProcess;
-    let kind: string;
-    let binary: string;
-    if (mongod) {
-      binary = mongod;
-      kind = 'mongod';
+    if (kind === 'mongod') {
       const dbPath = join(this.options.dataDir, 'mongod');
       mkdirSync(dbPath, { recursive: true });
       proc = new ManagedProcess('mongod', {
-        command: mongod,
+        command: binary,
         args: ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'],
         logFile: join(this.logDir, 'mongod.log'),
       });
     } else {
-      binary = ensureFerretDb(this.log);
-      kind = 'ferretdb';
       const dir = join(this.options.dataDir, 'ferretdb');
       mkdirSync(dir, { recursive: true });
       proc = new ManagedProcess('ferretdb', {
@@ -156,20 +200,24 @@ export class Stack {
         logFile: join(this.logDir, 'ferretdb.log'),
       });
     }
-    proc.start();
-    await waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), 30_000, () =>
-      proc.running ? undefined : `${kind} exited:\n${proc.tail()}`,
-    );
-    this.mongo = { process: proc, port, version: engineVersion(binary), kind };
+    // registered before the wait, so a failed start stops it too
+    this.mongo = { process: proc.start(), port, version: this.mongo?.version ?? 'unknown', kind };
+    const timeoutMs = this.options.engineTimeoutMs ?? 30_000;
+    const [version] = await Promise.all([
+      readEngineVersion(binary),
+      waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `${kind} exited:\n${proc.tail()}`), signal),
+    ]);
+    this.mongo.version = version;
     this.mongoUrl = `mongodb://127.0.0.1:${port}`;
   }
 
-  private async startNats(): Promise<void> {
+  private async startNats(signal?: AbortSignal): Promise<void> {
     if (this.options.natsUrl) {
       this.natsUrl = this.options.natsUrl;
       return;
     }
-    const binary = ensureNatsServer(this.log);
+    const binary = this.binaries.natsServer;
+    if (!binary) throw new Error('no nats-server installed');
     const port = this.nats?.port || this.options.natsPort || (await freePort());
     const storeDir = join(this.options.dataDir, 'nats');
     mkdirSync(storeDir, { recursive: true });
@@ -180,11 +228,13 @@ export class Stack {
       args: ['-c', configFile, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', 'plaza-local'],
       logFile: join(this.logDir, 'nats.log'),
     });
-    proc.start();
-    await waitFor(`nats-server on port ${port}`, () => portAcceptsConnections(port), 30_000, () =>
-      proc.running ? undefined : `nats-server exited:\n${proc.tail()}`,
-    );
-    this.nats = { process: proc, port, version: engineVersion(binary), kind: 'nats-server' };
+    this.nats = { process: proc.start(), port, version: this.nats?.version ?? 'unknown', kind: 'nats-server' };
+    const timeoutMs = this.options.engineTimeoutMs ?? 30_000;
+    const [version] = await Promise.all([
+      readEngineVersion(binary),
+      waitFor(`nats-server on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `nats-server exited:\n${proc.tail()}`), signal),
+    ]);
+    this.nats.version = version;
     this.natsUrl = `nats://127.0.0.1:${port}`;
   }
 
@@ -208,7 +258,7 @@ export class Stack {
   }
 
   private entryPoint(app: AppName): string {
-    return join(workspaceRoot(), 'apps', app, 'dist', 'main.js');
+    return this.options.entryPoint?.(app) ?? join(workspaceRoot(), 'apps', app, 'dist', 'main.js');
   }
 
   private async startService(service: ServiceApp, index: number): Promise<ManagedProcess> {
@@ -227,32 +277,39 @@ export class Stack {
     return proc;
   }
 
-  private gatewayProcess(port: number, host: string, env: Record<string, string>, name: string): ManagedProcess {
+  private gatewayProcess(port: number, host: string, adminPort: number, env: Record<string, string>, name: string): ManagedProcess {
     return new ManagedProcess(name, {
       command: process.execPath,
       args: [...this.nodeFlags(), ...V8_FLAGS, ...(this.options.nodeArgs?.gateway ?? []), this.entryPoint('gateway')],
-      env: { ...this.commonEnv(), PORT: String(port), HOST: host, ...env },
+      env: { ...this.commonEnv(), PORT: String(port), HOST: host, ADMIN_PORT: String(adminPort), ...env },
       logFile: join(this.logDir, `${name}.log`),
     });
   }
 
   /** Waits until a gateway's /ready answers 200, failing early with the log of any app that died. */
-  async waitReady(baseUrl = this.baseUrl, timeoutMs = 60_000): Promise<void> {
-    await waitFor(`${baseUrl}/ready`, async () => (await httpStatus(`${baseUrl}/ready`)) === 200, timeoutMs, () => {
-      for (const [name, proc] of this.apps) {
-        if (!proc.running && proc.lastExitCode !== undefined) return `${name} exited with ${proc.lastExitCode}:\n${proc.tail(40)}`;
-      }
-      return undefined;
-    });
+  async waitReady(baseUrl = this.baseUrl, timeoutMs = 60_000, signal?: AbortSignal): Promise<void> {
+    await waitFor(
+      `${baseUrl}/ready`,
+      async () => (await httpStatus(`${baseUrl}/ready`)) === 200,
+      timeoutMs,
+      () => {
+        for (const [name, proc] of this.apps) {
+          if (!proc.running && proc.lastExitCode !== undefined) return `${name} exited with ${proc.lastExitCode}:\n${proc.tail(40)}`;
+        }
+        return undefined;
+      },
+      signal,
+    );
   }
 
   /** Another gateway replica on the same engines and services (rate-limit and scaling tests). */
-  async startExtraGateway(env: Record<string, string> = {}): Promise<{ process: ManagedProcess; baseUrl: string }> {
+  async startExtraGateway(env: Record<string, string> = {}): Promise<{ process: ManagedProcess; baseUrl: string; adminUrl: string }> {
     const port = await freePort();
+    const adminPort = await freePort();
     const name = `gateway-${this.extraGateways.length + 1}`;
-    const proc = this.gatewayProcess(port, '127.0.0.1', env, name).start();
+    const proc = this.gatewayProcess(port, '127.0.0.1', adminPort, env, name).start();
     this.apps.set(name, proc);
-    const entry = { process: proc, baseUrl: `http://127.0.0.1:${port}` };
+    const entry = { process: proc, baseUrl: `http://127.0.0.1:${port}`, adminUrl: `http://127.0.0.1:${adminPort}` };
     this.extraGateways.push(entry);
     await this.waitReady(entry.baseUrl);
     return entry;

@@ -58,10 +58,18 @@ describe('npm start (README, first command)', () => {
   let second: Run | undefined;
 
   beforeAll(async () => {
-    ports = [await freePort(), await freePort(), await freePort()];
-    const [port, natsPort, mongoPort] = ports;
+    ports = [await freePort(), await freePort(), await freePort(), await freePort()];
+    const [port, natsPort, mongoPort, adminPort] = ports;
     baseUrl = `http://127.0.0.1:${port}`;
-    env = { PLAZA_DATA_DIR: dataDir, PORT: String(port), NATS_PORT: String(natsPort), MONGO_PORT: String(mongoPort), PUBLIC_API_URL: baseUrl, PUBLIC_WEB_URL: `${baseUrl}/web` };
+    env = {
+      PLAZA_DATA_DIR: dataDir,
+      PORT: String(port),
+      NATS_PORT: String(natsPort),
+      MONGO_PORT: String(mongoPort),
+      ADMIN_PORT: String(adminPort),
+      PUBLIC_API_URL: baseUrl,
+      PUBLIC_WEB_URL: `${baseUrl}/web`,
+    };
   });
 
   afterAll(async () => {
@@ -80,6 +88,11 @@ describe('npm start (README, first command)', () => {
 
     const printed = await waitForOutput(first, 'Press Ctrl-C to stop.', 8 * 60_000);
     expect(printed).toContain('empty database: generating and loading the demo catalogue');
+    // the demo load's progress, as plain lines (the output is no terminal): records of total, rate, time left
+    expect(printed).toMatch(/importing [\d,]+ records from \S+ through NATS at nats:\/\/127\.0\.0\.1:\d+\n/);
+    expect(printed).toMatch(/\n[\d,]+ of [\d,]+ records \(\d+%\), [\d,]+\/s, about (\d+ min )?\d+ s left\n/);
+    expect(printed).toMatch(/\n([\d,]+) of \1 records \(100%\) in .*\n/);
+    expect(printed).not.toContain('\r');
     expect(printed).toContain(`Plaza API is up at ${baseUrl}/v2`);
     // the first suggested command, as printed: a password grant with the demo credentials
     const grant = /curl -s (-d grant_type=password.*?) (http\S+\/auth2\/token)/.exec(printed);
@@ -105,7 +118,7 @@ describe('npm start (README, first command)', () => {
   it('stops everything it started on Ctrl-C', async () => {
     await ctrlC(first!);
     expect(first!.output()).toContain('stopped.');
-    // the gateway, NATS and the database are all gone
+    // the gateway (both its ports), NATS and the database are all gone
     expect(await listening(ports)).toBe(false);
   }, 60_000);
 

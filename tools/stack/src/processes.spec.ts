@@ -1,0 +1,55 @@
+import { allOrAbort, InterruptedError, waitFor } from './processes';
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    });
+  });
+
+describe('allOrAbort', () => {
+  it('gives every result in order', async () => {
+    expect(await allOrAbort<[number, string]>([async () => 1, async () => 'two'])).toEqual([1, 'two']);
+  });
+
+  it('aborts the others at the first failure and throws it once all have settled', async () => {
+    const settled: string[] = [];
+    const failing = allOrAbort<[void, void]>([
+      async () => {
+        await sleep(20);
+        settled.push('failed');
+        throw new Error('first failure');
+      },
+      async (signal) => {
+        await sleep(10_000, signal).finally(() => settled.push('aborted'));
+      },
+    ]);
+    await expect(failing).rejects.toThrow('first failure');
+    expect(settled).toEqual(['failed', 'aborted']);
+  });
+
+  it('passes an abort of its parent to every task', async () => {
+    const parent = new AbortController();
+    const run = allOrAbort<[void, void]>([(s) => sleep(10_000, s), (s) => sleep(10_000, s)], parent.signal);
+    parent.abort();
+    await expect(run).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('waitFor', () => {
+  it('stops waiting when aborted', async () => {
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 50);
+    await expect(waitFor('never', async () => false, 10_000, undefined, abort.signal)).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('fails early with what failFast says', async () => {
+    await expect(waitFor('the engine', async () => false, 10_000, () => 'it exited')).rejects.toThrow('the engine: it exited');
+  });
+
+  it('times out with the description', async () => {
+    await expect(waitFor('port 1', async () => false, 100)).rejects.toThrow('timed out after 100 ms waiting for port 1');
+  });
+});

@@ -1,0 +1,135 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { InterruptedError, portAcceptsConnections } from './processes';
+import { Stack, StackOptions } from './stack';
+import { alive, descendants, eventually, FakeAppBehaviour, FakeGoBehaviour, FakeMachine } from './test-fakes';
+
+// processes are slow to start on a busy two-core machine
+jest.setTimeout(30_000);
+
+/**
+ * Start-up order and clean-up of the Stack, on fake engines built by a fake `go` and fake apps:
+ * what `npm start` does on a fresh machine, in a second or two instead of minutes.
+ */
+let machine: FakeMachine;
+const stacks: Stack[] = [];
+
+beforeEach(() => {
+  machine = new FakeMachine().activate();
+});
+afterEach(async () => {
+  await Promise.all(stacks.splice(0).map((s) => s.stop()));
+  // nothing a test started may outlive it
+  for (const pid of machine.pids()) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  machine.remove();
+});
+
+function options(apps: FakeAppBehaviour = {}, extra: Partial<StackOptions> = {}): StackOptions {
+  return { dataDir: machine.data, entryPoint: machine.apps(apps), readyTimeoutMs: 10_000, log: () => undefined, ...extra };
+}
+
+async function start(goBehaviour: FakeGoBehaviour, apps: FakeAppBehaviour = {}, extra: Partial<StackOptions> = {}): Promise<Stack> {
+  machine.go(goBehaviour);
+  const stack = await Stack.start(options(apps, extra));
+  stacks.push(stack);
+  return stack;
+}
+
+/** The event log without pids and ports. */
+const events = () => machine.log().map((l) => l.replace(/ \d+ pid=\d+| pid=\d+/, ''));
+
+/** No process of the test runs any more: none below this one, and none a fake reported (go's workers, orphaned when go is killed). */
+async function expectAllGone(): Promise<void> {
+  expect(descendants()).toEqual([]);
+  const pids = machine.pids();
+  for (const pid of pids) await eventually(() => !alive(pid), 5000).catch(() => undefined);
+  expect(pids.filter(alive)).toEqual([]);
+}
+
+describe('Stack start order', () => {
+  it('installs both engines first, then starts them, then the services, then the gateway', async () => {
+    const stack = await start({ installSeconds: 0.3, buildSeconds: 0.3 });
+    expect(stack.steps).toEqual(['install', 'engines', 'services', 'gateway', 'ready']);
+    const log = events();
+    const lastInstall = Math.max(log.indexOf('go install end'), log.indexOf('go build end'));
+    const firstEngine = Math.min(log.indexOf('start nats'), log.indexOf('start ferretdb'));
+    expect(lastInstall).toBeGreaterThanOrEqual(0);
+    expect(lastInstall).toBeLessThan(firstEngine);
+    expect(Math.max(log.indexOf('start nats'), log.indexOf('start ferretdb'))).toBeLessThan(log.indexOf('start service'));
+    expect([...stack.apps.keys()]).toEqual(['identity', 'book', 'movie', 'note', 'event', 'gateway']);
+    expect(stack.processes().every((p) => p.running)).toBe(true);
+    expect(stack.versions()).toMatchObject({ ferretdb: 'v9.9.9', 'nats-server': 'v9.9.9' });
+    expect(stack.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+$/);
+  });
+
+  it('starts on a slow machine: an install longer than the engine timeout does not count against it (issue 27)', async () => {
+    // the first run used to time out waiting for FerretDB while nats-server was still installing
+    const stack = await start({ installSeconds: 2, buildSeconds: 0 }, {}, { engineTimeoutMs: 1000 });
+    expect(stack.steps.at(-1)).toBe('ready');
+  });
+
+  it('starts whichever install finishes first', async () => {
+    const stack = await start({ installSeconds: 0, buildSeconds: 1.5 }, {}, { engineTimeoutMs: 1000 });
+    expect(stack.steps.at(-1)).toBe('ready');
+    const log = events();
+    expect(log.indexOf('go install end')).toBeLessThan(log.indexOf('go build end'));
+  });
+
+  it('uses engines already installed without running go, and stops everything it started', async () => {
+    await (await start({})).stop();
+    stacks.length = 0;
+    const before = machine.log().length;
+    const stack = await start({});
+    expect(machine.log().slice(before).some((l) => l.startsWith('go '))).toBe(false);
+    const ports = [Number(new URL(stack.mongoUrl).port), Number(new URL(stack.natsUrl).port), Number(new URL(stack.baseUrl).port)];
+    await stack.stop();
+    await expectAllGone();
+    for (const port of ports) expect(await portAcceptsConnections(port)).toBe(false);
+  });
+});
+
+describe('Stack clean-up when start-up fails', () => {
+  it('stops the database engine, still waited for, when nats-server fails to start', async () => {
+    // FerretDB never listens: its wait is still running when nats-server's failure ends the start
+    await expect(start({ nats: { mode: 'exit' }, ferretdb: { mode: 'silent' } })).rejects.toThrow(/nats-server exited/);
+    await expectAllGone();
+  });
+
+  it('stops nats-server when the database engine never listens', async () => {
+    await expect(start({ ferretdb: { mode: 'silent' } }, {}, { engineTimeoutMs: 2000 })).rejects.toThrow(/timed out after 2000 ms waiting for ferretdb/);
+    await expectAllGone();
+  });
+
+  it('stops the engines and every service when the gateway fails', async () => {
+    await expect(start({}, { gateway: 'exit' })).rejects.toThrow(/gateway exited with 1/);
+    await expectAllGone();
+  });
+
+  it('stops everything when the gateway never becomes ready', async () => {
+    await expect(start({}, { gateway: 'never' }, { readyTimeoutMs: 1000 })).rejects.toThrow(/timed out after 1000 ms/);
+    await expectAllGone();
+  });
+});
+
+describe('Stack start interrupted (Ctrl-C)', () => {
+  it('during the installs: kills the builds, starts nothing, leaves no binary', async () => {
+    const abort = new AbortController();
+    const starting = start({ installSeconds: 30, buildSeconds: 30 }, {}, { signal: abort.signal });
+    await eventually(() => machine.log().filter((l) => l.includes('worker')).length === 2, 5000);
+    abort.abort();
+    await expect(starting).rejects.toBeInstanceOf(InterruptedError);
+    expect(events().some((l) => l.startsWith('start '))).toBe(false);
+    await expectAllGone();
+    expect(existsSync(join(machine.tools, 'bin', 'nats-server'))).toBe(false);
+    expect(existsSync(join(machine.tools, 'bin', 'ferretdb'))).toBe(false);
+  });
+
+  it('while waiting for the gateway: stops the engines and the apps', async () => {
+    const abort = new AbortController();
+    const starting = start({}, { gateway: 'never' }, { signal: abort.signal });
+    await eventually(() => events().includes('start gateway'), 10_000);
+    abort.abort();
+    await expect(starting).rejects.toBeInstanceOf(InterruptedError);
+    await expectAllGone();
+  });
+});
