@@ -18,8 +18,9 @@ const loader = {
 };
 
 describe('app environment against its config class', () => {
-  it('accepts known names, the image defaults and <SERVICE>_MONGO_URL', () => {
-    expect(checkAppEnv(loader, 'book', { NATS_URL: 'nats://nats:4222', SECRET: 'x', BOOK_MONGO_URL: 'mongodb://m' }, { PORT: '8080' })).toEqual([]);
+  it('accepts known names, the image defaults, <SERVICE>_MONGO_URL and the OpenTelemetry SDK\'s OTEL_*', () => {
+    expect(checkAppEnv(loader, 'book', { NATS_URL: 'nats://nats:4222', SECRET: 'x', BOOK_MONGO_URL: 'mongodb://m', OTEL_TRACES_EXPORTER: 'none' }, { PORT: '8080' })).toEqual([]);
+    expect(checkAppEnv(loader, 'book', { SECRET: 'x', OTLP_ENDPOINT: 'http://c:4318' }, {})).toEqual(['book: sets OTLP_ENDPOINT, which FakeConfig does not read']);
   });
 
   it('reports a name the app does not read, and a value it rejects', () => {

@@ -180,7 +180,7 @@ describe('probes', () => {
   });
 
   it('compares the image ports with the probed ports', () => {
-    const env = { PORT: '8080', HEALTH_PORT: '8081', HOST: '0.0.0.0', HEALTH_HOST: '0.0.0.0' };
+    const env = { PORT: '8080', HEALTH_PORT: '8081', HOST: '0.0.0.0', HEALTH_HOST: '0.0.0.0', ADMIN_HOST: '0.0.0.0' };
     expect(checkImagePorts(env, [{ app: 'gateway', kind: 'readiness', path: '/ready', port: 8080 }])).toEqual([]);
     expect(checkImagePorts(env, [{ app: 'book', kind: 'readiness', path: '/ready', port: 9090 }])).toEqual([expect.stringContaining('HEALTH_PORT')]);
   });

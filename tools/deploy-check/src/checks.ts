@@ -10,6 +10,10 @@ import type { Container, K8sObject, PodSpec, Probe } from './manifests';
 export const APPS = ['gateway', 'identity', 'book', 'movie', 'note', 'event'] as const;
 export type App = (typeof APPS)[number];
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** The gateway's admin listener (ADMIN_PORT): /metrics and its own /ready. */
+export const DEFAULT_ADMIN_PORT = 9464;
+/** The compose profile of Prometheus, Grafana and the OpenTelemetry Collector. */
+export const OBSERVABILITY_PROFILE = 'observability';
 
 const WORKLOADS = new Set(['Deployment', 'StatefulSet', 'Job']);
 
@@ -166,7 +170,7 @@ export function referencedSecrets(objects: K8sObject[]): string[] {
 
 export interface ProbeTarget {
   app: string;
-  kind: 'readiness' | 'liveness' | 'startup' | 'compose healthcheck' | 'image healthcheck';
+  kind: 'readiness' | 'liveness' | 'startup' | 'compose healthcheck' | 'image healthcheck' | 'metrics';
   path: string;
   /** The port inside the container. */
   port: number;
@@ -199,12 +203,14 @@ export interface ComposeService {
   command?: string[];
   environment?: Record<string, string | null>;
   healthcheck?: { test?: string[]; disable?: boolean };
+  profiles?: string[];
+  expose?: string[];
   depends_on?: Record<string, { condition: string }>;
   volumes?: Array<{ type: string; source?: string; target: string }>;
   read_only?: boolean;
   cap_drop?: string[];
   stop_grace_period?: string;
-  ports?: Array<{ target: number; published?: string }>;
+  ports?: Array<{ target: number; published?: string; host_ip?: string }>;
 }
 export interface ComposeModel {
   services: Record<string, ComposeService>;
@@ -268,8 +274,12 @@ export function checkCompose(model: ComposeModel, shutdownGraceMs = DEFAULT_SHUT
     if (services[app] && !services[app].environment?.PICTURE_SIGNING_KEY) problems.push(`compose: ${app} needs PICTURE_SIGNING_KEY`);
   }
   if (!services.gateway?.ports?.some((p) => p.target === 8080)) problems.push('compose: the gateway must publish its port 8080');
+  const adminPort = Number(services.gateway?.environment?.ADMIN_PORT ?? DEFAULT_ADMIN_PORT);
+  if (services.gateway?.ports?.some((p) => p.target === adminPort)) problems.push(`compose: the gateway publishes its admin port ${adminPort} (/metrics); it stays on the compose network`);
   for (const [name, s] of Object.entries(services)) {
-    if (name !== 'gateway' && s.ports?.length) problems.push(`compose: ${name} publishes a port; only the gateway is reachable from outside`);
+    // the observability UIs are for the person at this machine: loopback only
+    const local = s.profiles?.includes(OBSERVABILITY_PROFILE) && s.ports?.every((p) => p.host_ip === '127.0.0.1');
+    if (name !== 'gateway' && s.ports?.length && !local) problems.push(`compose: ${name} publishes a port; only the gateway is reachable from outside (observability UIs on 127.0.0.1 only)`);
   }
   const seed = services.seed;
   if (!seed) problems.push('compose: no seed service');
@@ -277,7 +287,7 @@ export function checkCompose(model: ComposeModel, shutdownGraceMs = DEFAULT_SHUT
   return problems;
 }
 
-/** The port and path each app's compose healthcheck asks (healthcheck.js [path]: PORT for the gateway, HEALTH_PORT else). */
+/** The port and path each app's compose healthcheck asks (healthcheck.js [path] [admin]: PORT for the gateway, HEALTH_PORT else, ADMIN_PORT with `admin`). */
 export function composeProbes(model: ComposeModel): ProbeTarget[] {
   const targets: ProbeTarget[] = [];
   for (const app of APPS) {
@@ -287,7 +297,8 @@ export function composeProbes(model: ComposeModel): ProbeTarget[] {
     const script = test.findIndex((t) => t.endsWith('healthcheck.js'));
     const path = script >= 0 && test[script + 1] ? test[script + 1] : '/health';
     const env = s.environment ?? {};
-    const port = Number(app === 'gateway' ? (env.PORT ?? 8080) : (env.HEALTH_PORT ?? 8081));
+    const admin = script >= 0 && test[script + 2] === 'admin';
+    const port = Number(admin ? (env.ADMIN_PORT ?? DEFAULT_ADMIN_PORT) : app === 'gateway' ? (env.PORT ?? 8080) : (env.HEALTH_PORT ?? 8081));
     targets.push({ app, kind: 'compose healthcheck', path, port });
   }
   return targets;
@@ -331,14 +342,16 @@ export function dockerfileEnv(text: string): Record<string, string> {
   return env;
 }
 
-/** The ports the image listens on by default are the ports the manifests probe. */
+/** The ports the image listens on by default are the ports the manifests probe and scrape. */
 export function checkImagePorts(env: Record<string, string>, probes: ProbeTarget[]): string[] {
   const problems: string[] = [];
   for (const p of probes) {
-    const expected = Number(p.app === 'gateway' ? env.PORT : env.HEALTH_PORT);
-    if (p.port !== expected) problems.push(`${p.app} ${p.kind} probe uses port ${p.port}, the image listens on ${expected} (${p.app === 'gateway' ? 'PORT' : 'HEALTH_PORT'})`);
+    const names = p.app === 'gateway' ? ['PORT', 'ADMIN_PORT'] : ['HEALTH_PORT'];
+    if (!names.some((n) => Number(env[n]) === p.port)) {
+      problems.push(`${p.app} ${p.kind} probe uses port ${p.port}, the image listens on ${names.map((n) => `${env[n]} (${n})`).join(' or ')}`);
+    }
   }
-  if (env.HEALTH_HOST !== '0.0.0.0' || env.HOST !== '0.0.0.0') problems.push('the image must set HOST and HEALTH_HOST to 0.0.0.0 so probes reach it');
+  if (['HOST', 'HEALTH_HOST', 'ADMIN_HOST'].some((n) => env[n] !== '0.0.0.0')) problems.push('the image must set HOST, HEALTH_HOST and ADMIN_HOST to 0.0.0.0 so probes and Prometheus reach it');
   return problems;
 }
 

@@ -4,3 +4,5 @@ export * from './manifests';
 export * from './schemas';
 export * from './live';
 export * from './app-config';
+export * from './observability';
+export * from './promql';

@@ -2,8 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { load } from 'js-yaml';
 import { ensureKubeconform, Log, toolsBin, toolsDir, which } from '@plaza/stack';
-import { standaloneSchema } from './schemas';
+import { crdSchema, standaloneSchema } from './schemas';
 
 /** Pinned tool versions: every machine validates with the same ones. */
 export const KUSTOMIZE_VERSION = 'v5.7.1';
@@ -12,6 +13,8 @@ export const DOCKER_COMPOSE_VERSION = 'v2.40.3';
 export const KUBERNETES_VALIDATE_VERSION = '1.37.0';
 /** Kubernetes versions the manifests must be valid for: the oldest supported (preStop `sleep`) and a recent one. */
 export const KUBERNETES_VERSIONS = ['1.30.0', '1.35.0'];
+/** Prometheus operator release whose CRDs (monitoring.coreos.com/v1) the monitoring manifests are validated against. */
+export const PROMETHEUS_OPERATOR_VERSION = 'v0.85.0';
 
 export { ensureKubeconform };
 
@@ -42,9 +45,14 @@ export function ensureKustomize(log: Log): string {
 /** How to get the resolved compose model: `docker compose config --format json` or its equal. */
 export interface ComposeConfig {
   description: string;
-  /** Validates the file and returns its resolved model as JSON; throws with compose's message if invalid. */
-  configJson(file: string): string;
+  /**
+   * Validates the file and returns its resolved model as JSON; throws with compose's message if
+   * invalid. `profiles` (COMPOSE_PROFILES, `*` for all) adds the services of those profiles.
+   */
+  configJson(file: string, profiles?: string[]): string;
 }
+
+const profileEnv = (profiles: string[] = []) => ({ COMPOSE_PROFILES: profiles.join(',') });
 
 /**
  * `docker compose config` where the docker CLI has its compose plugin. Elsewhere (CI has the
@@ -57,20 +65,24 @@ export interface ComposeConfig {
 export function ensureCompose(log: Log): ComposeConfig {
   const docker = which('docker');
   if (docker && spawnSync(docker, ['compose', 'version'], { encoding: 'utf8' }).status === 0) {
-    return { description: `docker compose ${run(docker, ['compose', 'version', '--short']).trim()}`, configJson: (file) => run(docker, ['compose', '-f', file, 'config', '--format', 'json']) };
+    return {
+      description: `docker compose ${run(docker, ['compose', 'version', '--short']).trim()}`,
+      configJson: (file, profiles) => run(docker, ['compose', '-f', file, 'config', '--format', 'json'], { env: profileEnv(profiles) }),
+    };
   }
   if (process.env.DEPLOY_CHECK_COMPOSE === 'docker') {
     const bin = ensureDockerComposeBuild(log);
-    return { description: `docker-compose ${DOCKER_COMPOSE_VERSION} (built)`, configJson: (file) => run(bin, ['-f', file, 'config', '--format', 'json']) };
+    return { description: `docker-compose ${DOCKER_COMPOSE_VERSION} (built)`, configJson: (file, profiles) => run(bin, ['-f', file, 'config', '--format', 'json'], { env: profileEnv(profiles) }) };
   }
   const local = join(toolsBin(), 'compose-config');
   const source = join(__dirname, '..', 'compose-config');
-  if (!existsSync(local) || statSync(join(source, 'go.sum')).mtimeMs > statSync(local).mtimeMs) {
+  const changed = Math.max(...['main.go', 'go.mod', 'go.sum'].map((f) => statSync(join(source, f)).mtimeMs));
+  if (!existsSync(local) || changed > statSync(local).mtimeMs) {
     log('building compose-config (compose-go, the loader of docker compose) from the Go module proxy (one time, under a minute)...');
     mkdirSync(toolsBin(), { recursive: true });
     run(requireGo('compose-config'), ['build', '-mod=readonly', '-buildvcs=false', '-trimpath', '-o', local, '.'], { cwd: source, env: { CGO_ENABLED: '0' } });
   }
-  return { description: 'compose-config (compose-go v2.9.1)', configJson: (file) => run(local, [file]) };
+  return { description: 'compose-config (compose-go v2.9.1)', configJson: (file, profiles) => run(local, [file], { env: profileEnv(profiles) }) };
 }
 
 /** The docker compose CLI itself, built from its release on the Go module proxy. */
@@ -181,4 +193,44 @@ export function prepareStandaloneSchemas(kinds: Array<{ apiVersion: string; kind
       writeFileSync(out, JSON.stringify(schema));
     }
   }
+}
+
+interface Crd {
+  spec: { group: string; names: { kind: string }; versions: Array<{ name: string; schema?: { openAPIV3Schema: Record<string, unknown> } }> };
+}
+
+const crdSchemaDir = () => join(toolsDir(), 'kubernetes-json-schema', `prometheus-operator-${PROMETHEUS_OPERATOR_VERSION}`);
+
+/** Where kubeconform finds the custom resources' schemas (after the Kubernetes ones: -schema-location twice). */
+export function crdSchemaLocation(): string {
+  return join(crdSchemaDir(), '{{ .ResourceKind }}{{ .KindSuffix }}.json');
+}
+
+/**
+ * Schemas of the Prometheus operator's kinds (PodMonitor, PrometheusRule, ...), which the
+ * Kubernetes schemas lack. The operator's Go module, fetched once with `go mod download` from the
+ * Go module proxy (checksummed by sum.golang.org, like kustomize), carries its CRD manifests;
+ * each CRD version's openAPIV3Schema becomes a strict JSON schema (crdSchema) that kubeconform
+ * reads from a second -schema-location. The CRDs do not depend on the Kubernetes version.
+ * A custom kind of another group still has no schema, and kubeconform fails on it.
+ */
+export function ensureCrdSchemas(log: Log, kinds: Array<{ apiVersion: string; kind: string }>): string[] {
+  const wanted = kinds.filter((k) => k.apiVersion.startsWith('monitoring.coreos.com/'));
+  const missing = wanted.filter((k) => !existsSync(join(crdSchemaDir(), schemaFileName(k.apiVersion, k.kind))));
+  if (missing.length > 0) {
+    log(`fetching the Prometheus operator's CRDs (Go module prometheus-operator ${PROMETHEUS_OPERATOR_VERSION}, one time)...`);
+    const info = JSON.parse(run(requireGo('the Prometheus operator CRDs'), ['mod', 'download', '-json', `github.com/prometheus-operator/prometheus-operator@${PROMETHEUS_OPERATOR_VERSION}`])) as { Dir: string };
+    const crds = join(info.Dir, 'example', 'prometheus-operator-crd');
+    mkdirSync(crdSchemaDir(), { recursive: true });
+    for (const { apiVersion, kind } of missing) {
+      const [group, version] = apiVersion.split('/');
+      // one CRD per file, monitoring.coreos.com_<plural>.yaml; find it by kind without parsing the large ones
+      const candidates = readdirSync(crds).filter((f) => f.endsWith('.yaml') && new RegExp(`^\\s+kind: ${kind}$`, 'm').test(readFileSync(join(crds, f), 'utf8')));
+      const crd = candidates.map((f) => load(readFileSync(join(crds, f), 'utf8')) as Crd).find((c) => c.spec.group === group && c.spec.names.kind === kind);
+      const schema = crd?.spec.versions.find((v) => v.name === version)?.schema?.openAPIV3Schema;
+      if (!schema) throw new Error(`prometheus-operator ${PROMETHEUS_OPERATOR_VERSION} has no CRD for ${apiVersion} ${kind}`);
+      writeFileSync(join(crdSchemaDir(), schemaFileName(apiVersion, kind)), JSON.stringify(crdSchema(schema)));
+    }
+  }
+  return wanted.map((k) => k.kind);
 }

@@ -8,15 +8,16 @@ export interface ProbeResult {
   target: ProbeTarget;
   url: string;
   status: number | string;
+  /** The answer's text, for metrics targets (the exposition). */
+  body?: string;
 }
 
-async function get(url: string): Promise<number | string> {
+async function get(url: string): Promise<{ status: number | string; body?: string }> {
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
-    await res.arrayBuffer();
-    return res.status;
+    return { status: res.status, body: await res.text() };
   } catch (err) {
-    return (err as Error).message;
+    return { status: (err as Error).message };
   }
 }
 
@@ -28,24 +29,27 @@ export interface ShutdownResult {
 
 /**
  * Starts the real apps (tools/stack: the processes `npm start` and the e2e tests run) and asks
- * every probe the manifests and the compose file declare, on the port the stack gave that app:
- * the gateway's probes go to its HTTP port, a service's to its health port. Then stops each app
+ * every probe and metrics endpoint the manifests and the compose file declare, on the port the
+ * stack gave that app: the gateway's go to its HTTP port, or to its admin port when they name
+ * `adminPort` (the container's ADMIN_PORT); a service's to its health port. Then stops each app
  * with SIGTERM, as Kubernetes and compose do, and records its exit code and how long it took.
  */
-export async function probeRealApps(targets: ProbeTarget[], log: Log): Promise<{ probes: ProbeResult[]; shutdowns: ShutdownResult[] }> {
+export async function probeRealApps(targets: ProbeTarget[], log: Log, adminPort: number): Promise<{ probes: ProbeResult[]; shutdowns: ShutdownResult[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'plaza-deploy-check-'));
   let stack: Stack | undefined;
   try {
     stack = await Stack.start({ dataDir, log, readyTimeoutMs: 90_000 });
     const probes: ProbeResult[] = [];
     for (const target of targets) {
-      const port = target.app === 'gateway' ? stack.gatewayPort : stack.healthPort(target.app);
+      const gatewayPort = target.port === adminPort ? Number(new URL(stack.adminUrl).port) : stack.gatewayPort;
+      const port = target.app === 'gateway' ? gatewayPort : stack.healthPort(target.app);
       if (!port) {
         probes.push({ target, url: '-', status: `the stack has no app ${target.app}` });
         continue;
       }
       const url = `http://127.0.0.1:${port}${target.path}`;
-      probes.push({ target, url, status: await get(url) });
+      const { status, body } = await get(url);
+      probes.push({ target, url, status, body: target.kind === 'metrics' ? body : undefined });
     }
     const shutdowns: ShutdownResult[] = [];
     const order = ['gateway', ...[...stack.apps.keys()].filter((n) => n !== 'gateway')];
@@ -81,7 +85,7 @@ export async function probeNats(paths: string[], log: Log): Promise<ProbeResult[
     const results: ProbeResult[] = [];
     for (const path of paths) {
       const url = `http://127.0.0.1:${monitor}${path}`;
-      results.push({ target: { app: 'nats', kind: 'readiness', path, port: 8222 }, url, status: await get(url) });
+      results.push({ target: { app: 'nats', kind: 'readiness', path, port: 8222 }, url, status: (await get(url)).status });
     }
     return results;
   } finally {

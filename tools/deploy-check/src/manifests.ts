@@ -41,19 +41,33 @@ export interface K8sObject {
     replicas?: number;
     /** Deployments and PDBs: `matchLabels`; Services: the labels themselves. */
     selector?: { matchLabels?: Record<string, string>; [label: string]: unknown };
-    template?: { metadata?: { labels?: Record<string, string> }; spec: PodSpec };
+    template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
     volumeClaimTemplates?: unknown[];
     scaleTargetRef?: { kind: string; name: string };
     minReplicas?: number;
     maxReplicas?: number;
     podSelector?: { matchLabels?: Record<string, string> };
     policyTypes?: string[];
+    /** NetworkPolicies: who may connect, on which ports. */
+    ingress?: Array<{ from?: unknown[]; ports?: Array<{ port?: number | string; protocol?: string }> }>;
     tls?: Array<{ hosts?: string[]; secretName?: string }>;
     rules?: Array<{ host?: string; http?: { paths: Array<{ backend: { service?: { name: string } } }> } }>;
     ports?: Array<{ name?: string; port: number; targetPort?: number | string }>;
+    /** PodMonitors (monitoring.coreos.com/v1). */
+    jobLabel?: string;
+    podMetricsEndpoints?: Array<{ port?: string; path?: string }>;
+    namespaceSelector?: { any?: boolean; matchNames?: string[] };
+    /** PrometheusRules. */
+    groups?: RuleGroup[];
     minAvailable?: number | string;
     maxUnavailable?: number | string;
   };
+}
+
+/** A group of Prometheus rules: a rule file's `groups` and a PrometheusRule's `spec.groups`. */
+export interface RuleGroup {
+  name: string;
+  rules: Array<{ alert?: string; record?: string; expr: string; for?: string; labels?: Record<string, string>; annotations?: Record<string, string> }>;
 }
 
 export const deployRoot = (workspace: string) => join(workspace, 'deploy', 'k8s');
