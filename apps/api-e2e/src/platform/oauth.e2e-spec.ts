@@ -325,6 +325,57 @@ describe('authorization code with PKCE (/auth2/auth)', () => {
     expectError(await tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT, code_verifier: verifier }), 400, 118);
   });
 
+  it('takes a replayed code for an intercepted one: 400/118, and the tokens of its first exchange are revoked (RFC 6749 4.1.2)', async () => {
+    const { verifier, challenge } = pkcePair();
+    const approveFor = async () => {
+      const approve = await post('/auth2/auth', {
+        form: { ...authorizeQuery({ code_challenge: challenge, code_challenge_method: 'S256', scope: 'community_basic_note' }), username: 'bob', password: PASSWORD, decision: 'approve' },
+      });
+      return new URL(approve.headers.get('location')!).searchParams.get('code')!;
+    };
+    const exchange = (code: string) => tokenForm({ grant_type: 'authorization_code', client_id: 'test-public', code, redirect_uri: REDIRECT, code_verifier: verifier });
+    const refresh = (token: string | undefined) => tokenForm({ grant_type: 'refresh_token', client_id: 'test-public', refresh_token: token });
+    const USER_ENDPOINT = `/v2/note/user_created/${Users.bob.id}`;
+
+    const code = await approveFor();
+    const first = await exchange(code);
+    expect(first.status).toBe(200);
+    // a code exchange always comes with a refresh token: there is no code-issued access token without a grant to revoke
+    expect(typeof first.body.refresh_token).toBe('string');
+    expect((await get(USER_ENDPOINT, { token: first.body.access_token })).status).toBe(200);
+    const otherSignIn = await exchange(await approveFor());
+    expect(otherSignIn.status).toBe(200);
+
+    expectError(await exchange(code), 400, 118);
+    await new Promise((r) => setTimeout(r, 200));
+    expectError(await get(USER_ENDPOINT, { token: first.body.access_token }), 401, 103);
+    expectError(await refresh(first.body.refresh_token), 400, 119);
+    // the same user's other sign-in goes on
+    expect((await get(USER_ENDPOINT, { token: otherSignIn.body.access_token })).status).toBe(200);
+    expect((await refresh(otherSignIn.body.refresh_token)).status).toBe(200);
+  });
+
+  it('a replayed code revokes the tokens rotated from its first exchange too', async () => {
+    const approve = await post('/auth2/auth', {
+      form: { client_id: 'test-premium', redirect_uri: REDIRECT, response_type: 'code', scope: 'community_basic_note', username: 'bob', password: PASSWORD, decision: 'approve' },
+    });
+    const code = new URL(approve.headers.get('location')!).searchParams.get('code')!;
+    const exchange = () => tokenForm({ grant_type: 'authorization_code', client_id: 'test-premium', client_secret: 'test-premium-secret', code, redirect_uri: REDIRECT });
+    const refresh = (token: string | undefined) => tokenForm({ grant_type: 'refresh_token', client_id: 'test-premium', client_secret: 'test-premium-secret', refresh_token: token });
+    const USER_ENDPOINT = `/v2/note/user_created/${Users.bob.id}`;
+
+    const first = await exchange();
+    expect(first.status).toBe(200);
+    const rotated = await refresh(first.body.refresh_token);
+    expect(rotated.status).toBe(200);
+    expect((await get(USER_ENDPOINT, { token: rotated.body.access_token })).status).toBe(200);
+
+    expectError(await exchange(), 400, 118);
+    await new Promise((r) => setTimeout(r, 200));
+    for (const token of [first.body.access_token, rotated.body.access_token]) expectError(await get(USER_ENDPOINT, { token }), 401, 103);
+    expectError(await refresh(rotated.body.refresh_token), 400, 119);
+  });
+
   it('requires the verifier when a challenge was given (no PKCE downgrade)', async () => {
     const { challenge } = pkcePair();
     const approve = await post('/auth2/auth', {

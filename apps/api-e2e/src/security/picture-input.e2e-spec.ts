@@ -1,3 +1,4 @@
+import { crc32, deflateSync } from 'node:zlib';
 import { tokenFor } from '../support/auth';
 import { exclusive } from '../support/exclusive';
 import { api, ApiResponse, get } from '../support/http';
@@ -6,9 +7,10 @@ import { expectCleanError, expectSecurityHeaders, GIF, pictureForm, PNG, rawRequ
 /**
  * Hostile pictures and picture addresses (issue 9, "Bad input"): path traversal in the names of
  * /v2/picture, files that lie about their type (the bytes decide: CONTRACT.md "Pictures",
- * docs/DECISIONS.md for 1008 vs 1009), decompression bombs (a few bytes of header claiming
- * billions of pixels: over 50 megapixels is 400/1003, docs/DECISIONS.md), and pictures whose
- * bytes are also HTML or script, which are served so that no browser runs them.
+ * docs/DECISIONS.md for 1008 vs 1009), truncated pictures and headers without a picture
+ * (400/1009, issue 25), decompression bombs (whole pictures of a few dozen bytes claiming billions
+ * of pixels: over 50 megapixels is 400/1003, docs/DECISIONS.md), and pictures whose bytes are also
+ * HTML or script, which are served so that no browser runs them.
  */
 const BOOK = SecBooks.hostile;
 const CONTENT = '<图片1>这是一条带图片的批注，内容足够长。';
@@ -20,8 +22,11 @@ const u32be = (n: number) => {
   return b;
 };
 
-/** Headers only: a picture that claims `width × height` pixels in a few dozen bytes. */
-const Bombs = {
+/**
+ * Headers only: a picture's first bytes claiming `width × height` pixels, with no image data after
+ * them (no IDAT, no scan, no image, no pixels). No picture: 400/1009, whatever they claim.
+ */
+const HeaderOnly = {
   png: (w: number, h: number) =>
     Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), u32be(13), Buffer.from('IHDR'), u32be(w), u32be(h), Buffer.from([8, 6, 0, 0, 0]), u32be(0), u32be(0), Buffer.from('IEND'), u32be(0)]),
   gif: (w: number, h: number) => {
@@ -51,8 +56,59 @@ const Bombs = {
     ]),
 };
 
-/** A GIF header followed by a script: a valid picture to the sniffer, HTML to a browser that sniffs. */
-const POLYGLOT = Buffer.concat([GIF.subarray(0, 13), Buffer.from('<html><script>alert(document.domain)</script></html>')]);
+/** A PNG chunk: length, type, data, CRC. */
+const chunk = (type: string, data: Buffer) => {
+  const typed = Buffer.concat([Buffer.from(type), data]);
+  return Buffer.concat([u32be(data.length), typed, u32be(crc32(typed))]);
+};
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/**
+ * Whole pictures of a few dozen bytes that claim `width × height` pixels: every structure their
+ * format asks for is there (PNG: IHDR, IDAT and IEND with their CRCs; JPEG: frame, scan, EOI;
+ * GIF: a 1 × 1 image on a huge logical screen and the trailer; BMP: 8-bit run-length data that
+ * is only its end-of-bitmap code), so a viewer would start decoding them.
+ */
+const Bombs = {
+  png: (w: number, h: number) =>
+    Buffer.concat([PNG_SIGNATURE, chunk('IHDR', Buffer.concat([u32be(w), u32be(h), Buffer.from([8, 6, 0, 0, 0])])), chunk('IDAT', deflateSync(Buffer.alloc(1))), chunk('IEND', Buffer.alloc(0))]),
+  gif: (w: number, h: number) => {
+    const screen = Buffer.alloc(7);
+    screen.writeUInt16LE(w, 0);
+    screen.writeUInt16LE(h, 2);
+    return Buffer.concat([Buffer.from('GIF89a'), screen, Buffer.from([0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0x02, 0x02, 0x44, 0x01, 0x00, 0x3b])]);
+  },
+  bmp: (w: number, h: number) => {
+    const b = Buffer.alloc(64);
+    b.write('BM');
+    b.writeUInt32LE(64, 2);
+    b.writeUInt32LE(62, 10);
+    b.writeUInt32LE(40, 14);
+    b.writeInt32LE(w, 18);
+    b.writeInt32LE(h, 22);
+    b.writeUInt16LE(1, 26);
+    b.writeUInt16LE(8, 28);
+    b.writeUInt32LE(1, 30); // BI_RLE8
+    b.writeUInt32LE(2, 34);
+    b.writeUInt32LE(2, 46); // two palette colours, then the end-of-bitmap code 0, 1
+    b[63] = 1;
+    return b;
+  },
+  jpeg: (w: number, h: number) =>
+    Buffer.concat([
+      Buffer.from([0xff, 0xd8, 0xff, 0xe0]), u16be(16), Buffer.from('JFIF\0'), Buffer.from([1, 1, 0, 0, 1, 0, 1, 0, 0]),
+      Buffer.from([0xff, 0xc0]), u16be(17), Buffer.from([8]), u16be(h), u16be(w), Buffer.from([3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]),
+      Buffer.from([0xff, 0xda]), u16be(12), Buffer.from([3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0]), Buffer.from([0x00]), Buffer.from([0xff, 0xd9]),
+    ]),
+};
+
+/**
+ * A whole GIF carrying a script in a comment extension: a picture to the sniffer, and HTML to a
+ * browser that sniffs (the page starts at the comment). The GIF's header, logical screen and colour
+ * table are its first 19 bytes.
+ */
+const SCRIPT = Buffer.from('<html><script>alert(document.domain)</script></html>');
+const POLYGLOT = Buffer.concat([GIF.subarray(0, 19), Buffer.from([0x21, 0xfe, SCRIPT.length]), SCRIPT, Buffer.from([0]), GIF.subarray(19)]);
 
 let token: string;
 beforeAll(async () => {
@@ -153,13 +209,12 @@ describe('pictures that lie about their type: the bytes decide', () => {
   });
 });
 
-describe('decompression bombs: a tiny header claiming too many pixels is 400/1003', () => {
+describe('decompression bombs: a whole picture of a few bytes claiming too many pixels is 400/1003', () => {
   it.each([
     ['a PNG of 100 000 × 100 000', Bombs.png(100_000, 100_000), 'png'],
     ['a PNG of 1 × 2 000 000 000', Bombs.png(1, 2_000_000_000), 'png'],
     ['a GIF of 65 535 × 65 535', Bombs.gif(65_535, 65_535), 'gif'],
-    ['a BMP of 30 000 × 30 000', Bombs.bmp(30_000, 30_000), 'bmp'],
-    ['a top-down BMP of 30 000 × −30 000', Bombs.bmp(30_000, -30_000), 'bmp'],
+    ['a run-length BMP of 30 000 × 30 000', Bombs.bmp(30_000, 30_000), 'bmp'],
     ['a JPEG of 65 500 × 65 500', Bombs.jpeg(65_500, 65_500), 'jpg'],
     ['a PNG of 7 072 × 7 072 (just over 50 megapixels)', Bombs.png(7072, 7072), 'png'],
   ])('%s', async (_, bytes, extension) => {
@@ -171,12 +226,48 @@ describe('decompression bombs: a tiny header claiming too many pixels is 400/100
     refused(await noteWith(picture), 1003);
   });
 
-  it('a header of 7 071 × 7 071 (just under 50 megapixels) is within the limit', async () => {
+  it('a PNG of 7 071 × 7 071 (just under 50 megapixels) is within the limit', async () => {
     const res = await exclusive('book-pictures', () => annotate(file(Bombs.png(7071, 7071), 'big.png', 'image/png')));
     expect(res.status).toBe(201);
   });
 
   it('a picture with no pixels at all (0 × 0) is unreadable: 400/1009', async () => {
     refused(await annotate(file(Bombs.png(0, 0), 'empty.png', 'image/png')), 1009);
+  });
+});
+
+describe('truncated pictures and headers without a picture: 400/1009 every time (issue 25)', () => {
+  // before: 18 to 20 bytes of a PNG got 1003 or 1009 from run to run, and even 201: image-size read
+  // the height past the end of the upload, in whatever Node's buffer pool held after it
+  it.each([18, 19, 20])('a PNG cut to %i bytes, on annotations and notes, five times each', async (length) => {
+    for (const whole of [PNG, Bombs.png(100_000, 100_000)]) {
+      const picture = file(whole.subarray(0, length), 'cut.png', 'image/png');
+      for (let run = 0; run < 5; run++) {
+        refused(await annotate(picture), 1009);
+        refused(await noteWith(picture), 1009);
+      }
+    }
+  });
+
+  it('a header-only PNG of 24 bytes (signature, IHDR start, no image data) is no picture (before: stored and served)', async () => {
+    const headerOnly = PNG.subarray(0, 24);
+    expect(headerOnly.length).toBe(24);
+    for (let run = 0; run < 3; run++) {
+      refused(await annotate(file(headerOnly, 'header.png', 'image/png')), 1009);
+      refused(await noteWith(file(headerOnly, 'header.png', 'image/png')), 1009);
+    }
+  });
+
+  it.each([
+    ['a PNG header claiming 100 000 × 100 000', HeaderOnly.png(100_000, 100_000), 'png'],
+    ['a PNG header claiming 7 071 × 7 071', HeaderOnly.png(7071, 7071), 'png'],
+    ['a GIF header claiming 65 535 × 65 535', HeaderOnly.gif(65_535, 65_535), 'gif'],
+    ['a BMP header claiming 30 000 × 30 000', HeaderOnly.bmp(30_000, 30_000), 'bmp'],
+    ['a top-down BMP header claiming 30 000 × 30 000', HeaderOnly.bmp(30_000, -30_000), 'bmp'],
+    ['a JPEG header claiming 65 500 × 65 500, with no scan', HeaderOnly.jpeg(65_500, 65_500), 'jpg'],
+  ])('%s, and no image data: 400/1009 (only a whole picture can be too large)', async (_, bytes, extension) => {
+    const picture = file(bytes, `header.${extension}`, `image/${extension}`);
+    refused(await annotate(picture), 1009);
+    refused(await noteWith(picture), 1009);
   });
 });

@@ -3,12 +3,12 @@ import { InjectModel } from '@nestjs/mongoose';
 import {
   ApiError, AuthorizeCheckResponse, AuthorizeDecision, AuthorizeDecisionResponse, AuthorizeRequest, RevokeRequest, TokenRequest, TokenResponse,
 } from '@plaza/contracts';
-import { CLOCK, Clock } from '@plaza/platform';
+import { CLOCK, Clock, KeyedMutex } from '@plaza/platform';
 import { Model } from 'mongoose';
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { AppsRepository, StoredApp } from '../apps/apps.repository';
 import { UsersRepository } from '../users/users.repository';
-import { sha256, TokenIssuer } from '../tokens/token-issuer';
+import { REFRESH_TOKEN_PURGE_INTERVAL_MS, sha256, TokenIssuer } from '../tokens/token-issuer';
 import { AuthorizationCodeDocument } from '../tokens/token.schemas';
 import { LoginService } from './login.service';
 import { RedirectableError } from './oauth-errors';
@@ -30,6 +30,9 @@ function pkceChallenge(verifier: string): string {
  */
 @Injectable()
 export class OAuthService {
+  private readonly codeLocks = new KeyedMutex();
+  private lastCodePurge = 0;
+
   constructor(
     private readonly apps: AppsRepository,
     private readonly users: UsersRepository,
@@ -88,9 +91,21 @@ export class OAuthService {
     const id = sha256(req.code);
     const stored = await this.codes.findById(id).lean<AuthorizationCodeDocument>().exec();
     if (!stored || stored.client_id !== app._id) throw new ApiError('invalid_authorization_code');
-    // deleting claims the code: a second exchange (a replay) finds nothing
-    const { deletedCount } = await this.codes.deleteOne({ _id: id }).exec();
-    if (deletedCount !== 1 || stored.expires_at.getTime() < this.clock.now().getTime()) throw new ApiError('invalid_authorization_code');
+    const now = this.clock.now();
+    // marking it used claims the code; the filter makes the claim atomic on MongoDB, FerretDB v1
+    // updates are not (docs/ENGINES.md), hence the lock, as for refresh tokens
+    const claimed = await this.codeLocks.run(id, () =>
+      this.codes.findOneAndUpdate({ _id: id, used_at: { $exists: false } }, { $set: { used_at: now } }).lean<AuthorizationCodeDocument>().exec(),
+    );
+    if (!claimed) {
+      // a code presented twice: one of the two holders is not the client. RFC 6749 section 4.1.2:
+      // refuse it, and revoke the tokens issued from it (its grant: access and refresh tokens).
+      // Marked first, so that an exchange still issuing its tokens sees it (below)
+      await this.codeLocks.run(id, () => this.codes.updateOne({ _id: id }, { $set: { replayed_at: now } }).exec());
+      if (stored.grant_id) await this.issuer.revokeGrantById(stored.grant_id);
+      throw new ApiError('invalid_authorization_code', 'the code was used already');
+    }
+    if (stored.expires_at.getTime() < now.getTime()) throw new ApiError('invalid_authorization_code');
     if (stored.redirect_uri !== req.redirect_uri) throw new ApiError('redirect_uri_mismatch');
     if (stored.code_challenge) {
       if (!req.code_verifier) throw new ApiError('required_parameter_is_missing', 'code_verifier');
@@ -99,7 +114,19 @@ export class OAuthService {
     const user = await this.users.byId(stored.user_id);
     // a code approved before the user's password changed goes with the tokens of that time
     if (!user || (stored.epoch ?? 0) !== (user.token_epoch ?? 0)) throw new ApiError('invalid_authorization_code');
-    return this.issuer.issue({ userId: user._id, uid: user.uid, clientId: app._id, tier: app.tier, scopes: stored.scopes, epoch: user.token_epoch }, true);
+    const tokens = await this.issuer.issue(
+      { userId: user._id, uid: user.uid, clientId: app._id, tier: app.tier, scopes: stored.scopes, epoch: user.token_epoch, grantId: stored.grant_id },
+      true,
+    );
+    // a replay while the tokens were being issued revoked the grant before its refresh token was
+    // stored: revoke it again, now that everything it issued exists, and refuse. (Either the replay
+    // was marked before this read, or its revocation runs after it, so after the refresh token.)
+    const after = await this.codes.findById(id).lean<AuthorizationCodeDocument>().exec();
+    if (after?.replayed_at && stored.grant_id) {
+      await this.issuer.revokeGrantById(stored.grant_id);
+      throw new ApiError('invalid_authorization_code', 'the code was used twice');
+    }
+    return tokens;
   }
 
   private async passwordGrant(req: TokenRequest): Promise<TokenResponse> {
@@ -186,6 +213,7 @@ export class OAuthService {
         }),
       };
     }
+    await this.purgeExpiredCodes();
     const code = randomBytes(24).toString('base64url');
     await this.codes.create({
       _id: sha256(code),
@@ -195,9 +223,21 @@ export class OAuthService {
       scopes,
       code_challenge: req.code_challenge,
       epoch: user.token_epoch ?? 0,
+      grant_id: randomUUID(),
       expires_at: new Date(this.clock.now().getTime() + CODE_TTL_SECONDS * 1000),
     });
     return { redirect: this.withParams(req.redirect_uri!, 'query', { code, state: req.state }) };
+  }
+
+  /**
+   * Deletes expired codes, used or not, at most once per interval per process (FerretDB v1 has no
+   * TTL indexes): a used code is kept only until it expires, to recognise its replay.
+   */
+  private async purgeExpiredCodes(): Promise<void> {
+    const now = this.clock.now();
+    if (now.getTime() - this.lastCodePurge < REFRESH_TOKEN_PURGE_INTERVAL_MS) return;
+    this.lastCodePurge = now.getTime();
+    await this.codes.deleteMany({ expires_at: { $lte: now } }).exec();
   }
 
   private async validateAuthorize(req: AuthorizeRequest): Promise<{ app: StoredApp }> {

@@ -4,9 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mongoose, { Model } from 'mongoose';
 import type { NatsConnection } from 'nats';
+import { AppsRepository, StoredApp } from '../apps/apps.repository';
 import { IdentityConfig } from '../config/identity.config';
+import { LoginService } from '../oauth/login.service';
+import { OAuthService } from '../oauth/oauth.service';
+import { UsersRepository } from '../users/users.repository';
 import { TokenIssuer } from './token-issuer';
-import { RefreshTokenDocument, RefreshTokenSchema } from './token.schemas';
+import { AuthorizationCodeDocument, AuthorizationCodeSchema, RefreshTokenDocument, RefreshTokenSchema } from './token.schemas';
 
 /**
  * Every refresh-token query that filters on more than `_id` has an index on MongoDB (FerretDB
@@ -30,6 +34,24 @@ describe('refresh-token queries use indexes on MongoDB', () => {
       await issuer['purgeExpiredRefreshTokens']();
     });
     expect(queries.map((q) => q.op)).toEqual(['findOne', 'findOneAndUpdate', 'deleteMany', 'deleteMany']);
+    expect(unindexedQueries(queries)).toEqual([]);
+  });
+});
+
+/** Authorization codes: found and claimed by `_id`, expired ones (used ones included) purged by `expires_at`. */
+describe('authorization-code queries use indexes on MongoDB', () => {
+  it('exchange, purge the expired', async () => {
+    const codes = new mongoose.Mongoose().model(AuthorizationCodeDocument.name, AuthorizationCodeSchema) as unknown as Model<AuthorizationCodeDocument>;
+    const app = { _id: 'app', secret_hash: undefined } as unknown as StoredApp;
+    const apps = { byClientId: async () => app, secretMatches: () => true } as unknown as AppsRepository;
+    const service = new OAuthService(apps, {} as UsersRepository, {} as LoginService, {} as TokenIssuer, { now: () => new Date() }, codes);
+
+    const queries = await captureQueries(async () => {
+      // answered empty: an unknown code (400/118)
+      await service.token({ grant_type: 'authorization_code', client_id: 'app', code: 'c', redirect_uri: 'r' }).catch(() => undefined);
+      await service['purgeExpiredCodes']();
+    });
+    expect(queries.map((q) => q.op)).toEqual(['findOne', 'deleteMany']);
     expect(unindexedQueries(queries)).toEqual([]);
   });
 });

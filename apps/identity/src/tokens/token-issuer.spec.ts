@@ -74,6 +74,24 @@ describe('TokenIssuer refresh tokens (a neighbouring database and KV bucket stub
     expect(kvPut.mock.invocationCallOrder[0]).toBeLessThan(model.deleteMany.mock.invocationCallOrder.at(-1)!);
   });
 
+  it('carries a given grant id as gid with a refresh token or without (a code exchange stays revocable either way)', async () => {
+    const claimsOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()) as Record<string, unknown>;
+    const grant = { userId: '100001', uid: 'ahmed', clientId: 'app', tier: 'premium' as const, scopes: ['book_basic_r'], grantId: 'code-grant' };
+    const without = await issuer.issue(grant, false);
+    expect(without.refresh_token).toBeUndefined();
+    expect(claimsOf(without.access_token).gid).toBe('code-grant');
+    expect(stored.size).toBe(0);
+    const withRefresh = await issuer.issue(grant, true);
+    expect(claimsOf(withRefresh.access_token).gid).toBe('code-grant');
+    expect([...stored.values()].map((t) => t.grant_id)).toEqual(['code-grant']);
+    // no grant id and no refresh token: not part of a grant (client credentials, the implicit grant)
+    expect(claimsOf((await issuer.issue({ clientId: 'app', tier: 'premium', scopes: [] }, false)).access_token).gid).toBeUndefined();
+
+    await issuer.revokeGrantById('code-grant');
+    expect(kvPut).toHaveBeenCalledWith('grant.code-grant', expect.any(Uint8Array));
+    expect(model.deleteMany).toHaveBeenLastCalledWith({ grant_id: 'code-grant' });
+  });
+
   it('lets one of two concurrent claims of a token through', async () => {
     await signIn();
     const [first] = [...stored.values()];

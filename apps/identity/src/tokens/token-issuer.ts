@@ -18,7 +18,11 @@ export interface Grant {
   scopes: string[];
   /** The user's token epoch (see revokeAllForUser). */
   epoch?: number;
-  /** The grant a refresh continues (its refresh token's); a new grant gets a new id. */
+  /**
+   * The grant the tokens belong to: the one a refresh continues (its refresh token's), or the one
+   * an authorization code opens (chosen at approval). Without it, a grant with a refresh token gets
+   * a new id, and a token without one is not part of a grant.
+   */
   grantId?: string;
 }
 
@@ -63,8 +67,9 @@ export class TokenIssuer implements OnModuleInit {
     const claims: Record<string, unknown> = { cid: grant.clientId, tier: grant.tier, scope: grant.scopes.join(' ') };
     if (grant.uid) claims.uid = grant.uid;
     if (grant.userId) claims.ep = grant.epoch ?? 0;
-    // only a grant with a refresh token can be revoked as a whole
-    const grantId = withRefreshToken ? (grant.grantId ?? randomUUID()) : undefined;
+    // a grant with a refresh token can be revoked as a whole, and so can the tokens of a code
+    // exchange (its grant id is the code's), with a refresh token or without
+    const grantId = grant.grantId ?? (withRefreshToken ? randomUUID() : undefined);
     if (grantId) claims.gid = grantId;
     const jwt = new SignJWT(claims)
       .setProtectedHeader({ alg: 'EdDSA', kid: this.keys.active.kid, typ: 'at+jwt' })
@@ -83,7 +88,7 @@ export class TokenIssuer implements OnModuleInit {
       scope: grant.scopes.join(' '),
       ...(grant.userId ? { user_id: grant.userId, user_name: grant.uid } : {}),
     };
-    if (grantId) response.refresh_token = await this.createRefreshToken(grant, grantId, now);
+    if (withRefreshToken && grantId) response.refresh_token = await this.createRefreshToken(grant, grantId, now);
     return response;
   }
 
@@ -147,10 +152,19 @@ export class TokenIssuer implements OnModuleInit {
       await this.refreshTokens.deleteOne({ _id: stored._id }).exec();
       return;
     }
+    await this.revokeGrantById(stored.grant_id);
+  }
+
+  /**
+   * Revokes a grant by its id: every access token that carries it as `gid` (refused by the gateways
+   * through `grant.<id>` in the revocation bucket) and every refresh token of it. Used for a
+   * refresh token's grant, and for the grant of a replayed authorization code.
+   */
+  async revokeGrantById(grantId: string): Promise<void> {
     // the access tokens first: should this fail, the refresh token is still there to revoke again
     const until = Math.floor(this.clock.now().getTime() / 1000) + this.config.ACCESS_TOKEN_TTL;
-    await this.revocations!.put(revokedGrantKey(stored.grant_id), new TextEncoder().encode(String(until)));
-    await this.refreshTokens.deleteMany({ grant_id: stored.grant_id }).exec();
+    await this.revocations!.put(revokedGrantKey(grantId), new TextEncoder().encode(String(until)));
+    await this.refreshTokens.deleteMany({ grant_id: grantId }).exec();
   }
 
   /**
