@@ -1,8 +1,8 @@
-import { measurePaired, single } from './load';
+import { measureInterleaved, measurePaired, single } from './load';
 
 /** Each server answers at its own rate (req/s per second of a round); the calls are logged in order. */
 const calls: string[] = [];
-const rateOf: Record<string, number> = { 'http://b': 1000, 'http://stack': 500, 'http://r': 550 };
+const rateOf: Record<string, number> = { 'http://b': 1000, 'http://stack': 500, 'http://r': 550, 'http://off': 1000, 'http://on': 960, 'http://traced': 800 };
 
 jest.mock('autocannon', () => (opts: { url: string; duration: number }, done: (err: null, result: unknown) => void) => {
   calls.push(opts.url);
@@ -32,5 +32,28 @@ describe('measuring a scenario against its baseline', () => {
     expect(r.reference?.rps).toBe(550);
     // the scenario's own count leaves the reference's requests out
     expect(r.servedInAllRounds).toBe(500 * 2 + 500 * 5 * 2);
+  });
+
+  it('measures several configurations in cycles whose order reverses every other cycle, each ratio to the first one of the same cycle', async () => {
+    const metered: string[] = [];
+    const meter = (name: string) => ({ start: () => metered.push(`${name} start`), stop: () => metered.push(`${name} stop`) });
+    const [off, on, traced] = await measureInterleaved(
+      ['off', 'on', 'traced'].map((n) => ({ url: `http://${n}`, target, meter: meter(n) })),
+      { connections: 1, durationSeconds: 5 }, 3,
+    );
+    expect(calls).toEqual([
+      'http://off', 'http://on', 'http://traced', // warm-up
+      'http://off', 'http://on', 'http://traced',
+      'http://traced', 'http://on', 'http://off',
+      'http://off', 'http://on', 'http://traced',
+    ]);
+    expect(off.ratio).toBe(1);
+    expect(on.ratio).toBeCloseTo(0.96);
+    expect(on.ratios).toHaveLength(3);
+    expect(traced.ratio).toBeCloseTo(0.8);
+    expect(traced.rps).toBe(800);
+    // every round of a configuration, its warm-up's included, counts in its meter and its requests
+    expect(metered.filter((m) => m.startsWith('on '))).toEqual(Array.from({ length: 4 }, () => ['on start', 'on stop']).flat());
+    expect(on.servedInAllRounds).toBe(960 * 2 + 960 * 5 * 3);
   });
 });

@@ -189,3 +189,53 @@ export async function measurePaired(
     ...(reference ? { reference: { ...medianOf(referenceResults), ratio: median(referenceRatios), ratios: referenceRatios } } : {}),
   };
 }
+
+/** One of several servers of the same scenario measured in the same cycles. */
+export interface Contender {
+  url: string;
+  target: Target;
+  /** Started and stopped around this contender's own rounds, its warm-up included (a CpuMeter). */
+  meter?: { start(): void; stop(): void };
+}
+
+export interface InterleavedResult extends RoundResult {
+  /** This contender's req/s over the first contender's in the same cycle, cycle by cycle; the median of these. */
+  ratio: number;
+  ratios: number[];
+  /** Requests this contender answered in all its rounds, the warm-up's included. */
+  servedInAllRounds: number;
+}
+
+/**
+ * Several servers of one scenario (the same stack in different configurations) measured in cycles
+ * of one round each, every ratio taken to the first contender's round of the same cycle, as
+ * measurePaired does for two. Every other cycle runs in the reverse order (a, b, c, then c, b, a):
+ * a machine slowing down or speeding up during a cycle favours no contender for being first.
+ */
+export async function measureInterleaved(contenders: Contender[], options: LoadOptions, rounds: number): Promise<InterleavedResult[]> {
+  const round = async (c: Contender, o: LoadOptions) => {
+    c.meter?.start();
+    try {
+      return await runRound(c.url, c.target, o);
+    } finally {
+      c.meter?.stop();
+    }
+  };
+  const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
+  const served = contenders.map(() => 0);
+  for (const [i, c] of contenders.entries()) served[i] += (await round(c, warmUp)).requests;
+  const results: RoundResult[][] = contenders.map(() => []);
+  const ratios: number[][] = contenders.map(() => []);
+  for (let cycle = 0; cycle < rounds; cycle++) {
+    const order = contenders.map((_, i) => i);
+    if (cycle % 2 === 1) order.reverse();
+    const inCycle: RoundResult[] = [];
+    for (const i of order) inCycle[i] = await round(contenders[i], options);
+    for (const [i, r] of inCycle.entries()) {
+      results[i].push(r);
+      served[i] += r.requests;
+      ratios[i].push(inCycle[0].rps > 0 ? r.rps / inCycle[0].rps : 0);
+    }
+  }
+  return contenders.map((_, i) => ({ ...medianOf(results[i]), ratio: median(ratios[i]), ratios: ratios[i], servedInAllRounds: served[i] }));
+}

@@ -14,6 +14,7 @@ import { PacedClient } from './paced-client';
 import { idRead, writeMix } from './scenarios';
 import { pin, unpin } from './affinity';
 import { answerStats, recordAnswers } from './recorded-answers';
+import { costTargets, measureCost } from './cost';
 
 const quick = process.argv.includes('--quick');
 // 50 connections: enough requests in flight to saturate every server under test (a pipeline of
@@ -33,6 +34,8 @@ const LIGHTER_LOADS = [0.25, 0.1];
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)];
 const root = workspaceRoot();
+/** How the traced stack of the cost section exports its spans: http/protobuf (the OTLP default), or http/json. */
+const OTLP_PROTOCOL = process.env.BENCH_OTLP_PROTOCOL || 'http/protobuf';
 
 async function startBaseline(name: string, script: string, env: Record<string, string>, dataDir: string): Promise<{ url: string; proc: ManagedProcess }> {
   const port = await freePort();
@@ -64,9 +67,12 @@ async function main(): Promise<void> {
 
   const b = await startBaseline('baseline-b', 'hello.js', {}, dataDir);
   const t0 = Date.now();
+  // one token sends every scenario's load: a flood by the fair shares' measure (docs/DECISIONS.md, "Limits"), lifted here
+  const fairShares = { RATE_LIMIT_USER_PER_MIN: '100000000', RATE_LIMIT_APP_PER_MIN: '100000000', RATE_LIMIT_AUTH_PER_MIN: '100000000', RATE_LIMIT_CONCURRENT_PER_CALLER: '100000', MAX_CONCURRENT_PER_CALLER: '100000' };
+  const stackEnv = { LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', BENCH_ENDPOINTS: 'true', NODE_ENV: 'development', ...fairShares };
   const stack = await Stack.start({
     dataDir,
-    env: { LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn', BENCH_ENDPOINTS: 'true', NODE_ENV: 'development' },
+    env: stackEnv,
     log: say,
   });
   const startToReadyMs = Date.now() - t0;
@@ -256,6 +262,16 @@ async function main(): Promise<void> {
     const idleTotal = report.memory.reduce((a, r) => a + r.idleMb, 0);
     report.memory.push({ process: '**whole stack**', idleMb: idleTotal, peakMb: report.memory.reduce((a, r) => a + r.peakMb, 0) });
 
+    // what metrics and tracing cost: the book reads on three stacks of their own, after the memory
+    // readings (they share this stack's database, whose peak would otherwise count their reads)
+    say('  metrics and tracing: metrics off, metrics on, traced...');
+    const cost = await measureCost({
+      main: stack, dataDir, env: stackEnv, hotBooks, books: ids.books, token: premium, load: LOAD,
+      warmCycles: B_RATIO_ROUNDS, coldCycles: ROUNDS, protocol: OTLP_PROTOCOL, say,
+    });
+    report.cost = cost;
+    for (const row of cost.rows) report.cpu.push({ scenario: `GET /v2/book/:id ${row.read}, ${row.config}`, micros: row.cpu });
+
     await m.proc.stop();
     await stack.stop();
     await b.proc.stop();
@@ -264,7 +280,7 @@ async function main(): Promise<void> {
 
     const check = (target: string, measured: string, ok: boolean, seeAlso?: string): TargetCheck => ({ target, measured, ok, seeAlso });
     // every load in the report counts: the scenarios, the half-rate rounds and the lighter open-loop ones
-    const allErrors = [...results, ...stackRuns, ...lighterStackRuns].reduce((a, r) => a + r.errors, 0);
+    const allErrors = [...results, ...stackRuns, ...lighterStackRuns, ...(report.cost?.rows ?? [])].reduce((a, r) => a + r.errors, 0);
     const first = report.scale[0];
     const last = report.scale[report.scale.length - 1];
     report.targets = [
@@ -279,6 +295,7 @@ async function main(): Promise<void> {
       // a median above the full-rate one means the stack fell behind the load, and then any ratio is meaningless
       check('p99 at half the maximum rate ≤ 10 × p50 (p50 no worse than at full rate)', `p50 ${halfRun.p50.toFixed(2)} ms, p99 ${halfRun.p99.toFixed(2)} ms`,
         halfRun.p99 <= 10 * halfRun.p50 && halfRun.p50 <= Math.max(1, warmBook.p50), 'docs/PERFORMANCE.md'),
+      ...(report.cost ? costTargets(report.cost) : []),
       check('no errors or timeouts in any scenario', `${allErrors} errors`, allErrors === 0),
       check('whole stack idle RSS < 700 MB', `${idleTotal} MiB`, idleTotal * 1.048576 < 700),
       check('start to ready < 15 s after a build', `${(startToReadyMs / 1000).toFixed(1)} s`, startToReadyMs < 15_000),

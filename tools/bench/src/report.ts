@@ -1,5 +1,6 @@
 import { PACED_CONNECTIONS } from './paced';
-import { RoundResult } from './load';
+import { InterleavedResult, RoundResult } from './load';
+import type { SinkStats } from './otlp-sink';
 
 export interface ScenarioResult extends RoundResult {
   name: string;
@@ -28,6 +29,38 @@ export interface TargetCheck {
   seeAlso?: string;
 }
 
+/** A configuration of the stacks that measure what observability costs (issue 23). */
+export type Observability = 'metrics off' | 'metrics on' | 'traced';
+
+export interface CostRow extends InterleavedResult {
+  read: 'warm' | 'cold';
+  config: Observability;
+  /** µs of CPU per request in each process of the configuration's stack (the shared database's and the sink's included). */
+  cpu: Record<string, number>;
+}
+
+/** One process's `GET /metrics`, read after the rounds. */
+export interface MetricsScrape {
+  config: Observability;
+  process: string;
+  /** 0: no connection. */
+  status: number;
+  /** Sample lines of the exposition (comments left out). */
+  samples: number;
+}
+
+export interface CostReport {
+  cycles: { warm: number; cold: number };
+  /** OTEL_EXPORTER_OTLP_PROTOCOL of the traced stack. */
+  protocol: string;
+  rows: CostRow[];
+  scrapes: MetricsScrape[];
+  /** What the OTLP sink received from the traced stack, its shutdown included. */
+  received: SinkStats;
+  /** Requests the traced stack answered in all its rounds (warm-ups included). */
+  tracedRequests: number;
+}
+
 export interface Report {
   date: string;
   command: string;
@@ -48,10 +81,46 @@ export interface Report {
   /** Microseconds of CPU per request in each process of the stack, for the scenarios paired with a baseline. */
   cpu: Array<{ scenario: string; micros: Record<string, number> }>;
   scale: ScaleRow[];
+  /** The warm and cold book reads with metrics off, on, and traced (issue 23). */
+  cost?: CostReport;
   targets: TargetCheck[];
 }
 
 const f = (n: number | undefined, digits = 0) => (n === undefined || Number.isNaN(n) ? '' : n.toFixed(digits));
+const sum = (values: Record<string, number>) => Object.values(values).reduce((a, v) => a + v, 0);
+
+function renderCost(c: CostReport, lines: string[]): void {
+  const traced = c.rows.some((r) => r.config === 'traced');
+  lines.push('', '## What metrics and tracing cost', '');
+  lines.push('The warm and cold book reads again, on three stacks of their own that differ only in their environment:');
+  lines.push('**metrics off** (`METRICS_ENABLED=false`), **metrics on** (the default) and **traced** (metrics on, and');
+  lines.push(`\`OTEL_TRACES_EXPORTER=otlp\`, \`OTEL_TRACES_SAMPLER=always_on\`, \`OTEL_EXPORTER_OTLP_PROTOCOL=${c.protocol}\`: every request`);
+  lines.push('traced in every process, the spans sent to an OTLP/HTTP sink in a process of its own that counts and drops');
+  lines.push('them). Each stack has its own NATS server, services and two gateways (response cache on for the warm read,');
+  lines.push('off for the cold one) on the benchmark\'s database. The three are measured in cycles of one round each');
+  lines.push('(metrics off, metrics on, traced, the order reversed every other cycle): each figure is the median of its');
+  lines.push(`rounds, each ratio the median of the per-cycle ratios to the metrics-off round (${c.cycles.warm} cycle${c.cycles.warm === 1 ? '' : 's'} for the warm read,`);
+  lines.push(`${c.cycles.cold} for the cold one). The targets are checked on the warm read, which the gateway answers alone, so`);
+  lines.push('it shows the whole per-request cost; both are relative to metrics off (the traced stack pays for metrics');
+  lines.push('too). CPU is the sum over the stack\'s processes, the shared database and the sink included (by process:');
+  lines.push('the CPU table above).', '');
+  lines.push('| read | configuration | req/s | p50 ms | p99 ms | p99.9 ms | errors | × metrics off (cycles) | CPU µs/request |');
+  lines.push('|---|---|---:|---:|---:|---:|---:|---|---:|');
+  for (const r of c.rows) {
+    const cyclesText = r.config === 'metrics off' ? '1.00' : `${f(r.ratio, 2)} (${r.ratios.map((x) => f(x, 2)).join(', ')})`;
+    lines.push(`| GET /v2/book/:id ${r.read} | ${r.config} | ${f(r.rps)} | ${f(r.p50)} | ${f(r.p99)} | ${f(r.p999)} | ${r.errors} | ${cyclesText} | ${f(sum(r.cpu))} |`);
+  }
+  const configs = [...new Set(c.scrapes.map((s) => s.config))];
+  const scrapeText = (s: MetricsScrape) => `${s.process} ${s.status === 200 ? `200 (${s.samples} samples)` : s.status || 'no connection'}`;
+  lines.push('', `\`GET /metrics\` after the rounds: ${configs.map((config) => `${config}: ${c.scrapes.filter((s) => s.config === config).map(scrapeText).join(', ')}`).join('; ')}.`);
+  if (traced) {
+    const r = c.received;
+    const services = Object.entries(r.byService).map(([s, n]) => `${s} ${n}`).join(', ');
+    const perRequest = c.tracedRequests > 0 ? r.spans / c.tracedRequests : 0;
+    lines.push('', `The sink received ${r.requests} export requests (${f(r.bytes / 2 ** 20, 1)} MiB, ${Object.keys(r.contentTypes).join(', ') || 'none'}${r.unreadable ? `, ${r.unreadable} unreadable` : ''})`
+      + ` holding ${r.spans} spans${services ? ` (${services})` : ''}: ${f(perRequest, 2)} a request for the ${c.tracedRequests} requests the traced stack answered${perRequest < 1 && r.spans > 0 ? '; fewer spans than requests means batch span processors dropped what their queues could not hold' : ''}.`);
+  }
+}
 
 export function renderMarkdown(report: Report): string {
   const lines: string[] = [];
@@ -94,12 +163,14 @@ export function renderMarkdown(report: Report): string {
   }
   if (report.cpu.length > 0) {
     // processes that did nothing for a scenario (under 1 µs a request in all of them) are left out
-    const processes = Object.keys(report.cpu[0].micros).filter((p) => report.cpu.some((c) => (c.micros[p] ?? 0) >= 1));
+    const processes = [...new Set(report.cpu.flatMap((c) => Object.keys(c.micros)))].filter((p) => report.cpu.some((c) => (c.micros[p] ?? 0) >= 1));
     lines.push('', '## CPU per request, by process', '');
     lines.push('Microseconds of CPU (user + system, from /proc) each process of the stack spent per request during the');
     lines.push('scenario\'s own rounds (its warm-up included, its baseline\'s rounds not). `gateway-1` is the replica with');
     lines.push('the response cache off that serves the cold reads. The load generator\'s share is not in it, nor the');
-    lines.push('kernel\'s network work done outside these processes.', '');
+    lines.push('kernel\'s network work done outside these processes.' + (report.cost ? ' The rows named after a configuration come from the stacks of' : ''));
+    if (report.cost) lines.push('"What metrics and tracing cost" below, whose processes carry the same names; `otlp-sink` receives the spans.');
+    lines.push('');
     lines.push(`| scenario | ${processes.join(' | ')} | total |`, `|---|${processes.map(() => '---:').join('|')}|---:|`);
     for (const c of report.cpu) {
       const total = processes.reduce((a, p) => a + (c.micros[p] ?? 0), 0);
@@ -118,7 +189,8 @@ export function renderMarkdown(report: Report): string {
       lines.push(`| ${r.books} | ${f(r.warmMs / 1000, 1)} | ${f(r.coldByIdP50)} | ${f(r.coldByIdP99)} | ${f(r.coldByIdRps)} | ${f(r.searchP50)} | ${f(r.userCollectionsP50)} |`);
     }
   }
-  lines.push('', '## Targets (issue 8)', '', '| target | measured | met |', '|---|---|---|');
+  if (report.cost) renderCost(report.cost, lines);
+  lines.push('', '## Targets (issues 8 and 23)', '', '| target | measured | met |', '|---|---|---|');
   for (const t of report.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.ok ? 'yes' : `**no**${t.seeAlso ? ` (see ${t.seeAlso})` : ''}`} |`);
   lines.push('', '## Reading the numbers', '');
   lines.push('- Ratios, not absolute numbers, are what carry from one machine to another; on a shared two-core');
