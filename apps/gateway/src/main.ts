@@ -30,6 +30,8 @@ import { frameworkErrorHandler, rejectNonPreflightOptions } from './http/framewo
 import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
+import { registerAuthLimit } from './rate-limit/auth-limit.hook';
+import { registerInFlightLimit } from './rate-limit/in-flight.hook';
 import { AccessPolicy } from './access/access-policy';
 import { registerCachedReadFastPath } from './cache/cached-read.fast-path';
 import { CachedReadLane } from './cache/cached-read.lane';
@@ -120,6 +122,8 @@ async function bootstrap(): Promise<void> {
   });
   await app.register(cors, corsOptions(config.CORS_ORIGINS));
   registerTraceNaming(fastify);
+  registerAuthLimit(fastify, app.get(RateLimitPolicy));
+  if (config.RATE_LIMIT_ENABLED) registerInFlightLimit(fastify, { policy: app.get(AccessPolicy), tokens: app.get(TokenVerifier), limit: config.RATE_LIMIT_CONCURRENT_PER_CALLER });
   // the fast path's onRequest hook runs before multipart's: a cached read is answered without
   // multipart's per-request hook (a promise and a 'close' listener, for temp files no GET has)
   if (config.RESPONSE_CACHE_ENABLED) {

@@ -26,7 +26,14 @@ export async function startGateway(env: Record<string, string>): Promise<ExtraGa
       PICTURE_SIGNING_KEY: info.pictureSigningKey,
       PUBLIC_API_URL: info.baseUrl,
       PORT: String(port),
+      // any free port: several replicas run on one machine
+      ADMIN_PORT: '0',
       LOG_LEVEL: 'warn',
+      // the shared stack's fair shares (global-setup.ts): suites share users and one address
+      RATE_LIMIT_USER_PER_MIN: '1000000',
+      RATE_LIMIT_APP_PER_MIN: '1000000',
+      RATE_LIMIT_AUTH_PER_MIN: '1000000',
+      RATE_LIMIT_CONCURRENT_PER_CALLER: '1000000',
       ...env,
     },
     logFile: join(info.dataDir, 'logs', `${name}.log`),

@@ -75,6 +75,8 @@ function answerFromCache(request: FastifyRequest, reply: FastifyReply, deps: Fas
       return stepAside(request, generation);
     }
     Metrics.cacheEvent('hit');
+    // a spent fair share is the guard's to answer (429 with its headers)
+    if (!endpoint.unlimited && !deps.rateLimits.takeFairShare(caller)) return stepAside(request, generation);
 
     state.endpoint = endpoint;
     state.caller = caller;

@@ -109,6 +109,7 @@ export class CachedReadLane {
     if (deps.rateLimits.isLimited(known.endpoint, caller, hasBearer)) return false;
     const cached = deps.cache.answer((known.keys[caller.tier] ??= cacheKeyFor(caller.tier, known.target)));
     if (!cached) return false;
+    if (!known.endpoint.unlimited && !deps.rateLimits.takeFairShare(caller)) return false;
 
     Metrics.cacheEvent('hit');
     const traced = tracingActive();

@@ -30,6 +30,12 @@ export class GatewayConfig extends BaseConfig {
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_ANON_PER_HOUR = 150;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_APIKEY_PER_HOUR = 500;
   @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_MOVIE_BASIC_PER_MIN = 40;
+  /** Fair shares, per gateway replica (docs/DECISIONS.md, "Limits"): a signed-in user, an app without a user, a client address on /auth2. */
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_USER_PER_MIN = 600;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_APP_PER_MIN = 6000;
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_AUTH_PER_MIN = 60;
+  /** Requests of one caller (user, app or address) in one gateway at once; more are refused with 429. */
+  @Transform(toInt) @IsInt() @Min(1) RATE_LIMIT_CONCURRENT_PER_CALLER = 32;
 
   /** Prefix of the shared counters: gateways with the same namespace share their limits. */
   @IsString() @Matches(/^[A-Za-z0-9_-]{1,40}$/) RATE_LIMIT_NAMESPACE = 'default';

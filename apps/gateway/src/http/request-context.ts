@@ -53,9 +53,18 @@ export const Page = createParamDecorator((_: unknown, ctx: ExecutionContext): Pa
   return stateOf(request).page ?? { start: 0, count: 20 };
 });
 
-/** What a request to a service carries from this HTTP request: its id (`X-Request-Id` or generated) and its trace. */
+/**
+ * What a request to a service carries from this HTTP request: its id (`X-Request-Id` or
+ * generated), its trace, and whose share of the service's capacity it takes (the user, else the
+ * app, else the client address: docs/DECISIONS.md, "Limits").
+ */
 export function originOf(request: FastifyRequest): RequestOrigin {
-  return { requestId: String(request.id), trace: traceContextOf(request.raw) };
+  return { requestId: String(request.id), trace: traceContextOf(request.raw), caller: shareOf(request.plaza?.caller, request.ip) };
+}
+
+/** Whose share of capacity a request takes: the signed-in user, else the app, else the client address. */
+export function shareOf(caller: Caller | undefined, address: string): string {
+  return caller?.userId ? `user:${caller.userId}` : caller?.clientId ? `app:${caller.clientId}` : `addr:${address}`;
 }
 
 /** The request's origin, handed to `ServiceBus.request` as is. */

@@ -47,3 +47,32 @@ describe('which rate limits apply', () => {
     await expect(failing.enforce({ ip: '1.2.3.4' } as FastifyRequest, Endpoints.bookGet, ANONYMOUS, false)).resolves.toBeUndefined();
   });
 });
+
+describe('fair shares (docs/DECISIONS.md, "Limits")', () => {
+  const small = Object.assign(new GatewayConfig(), { PICTURE_SIGNING_KEY: 'x'.repeat(16), RATE_LIMIT_USER_PER_MIN: 2, RATE_LIMIT_APP_PER_MIN: 3, RATE_LIMIT_AUTH_PER_MIN: 1 });
+  const user: Caller = { userId: '7', clientId: 'p', tier: 'premium', scopes: [] };
+  const app: Caller = { clientId: 'p', tier: 'premium', scopes: [] };
+
+  it('limits a signed-in user and an app without a user, premium or not, each on its own count', async () => {
+    const fair = new RateLimitPolicy(small, {} as RateLimiter, { warn: jest.fn() } as never);
+    expect([fair.takeFairShare(user), fair.takeFairShare(user), fair.takeFairShare(user)]).toEqual([true, true, false]);
+    // the user's calls are not the app's
+    expect([fair.takeFairShare(app), fair.takeFairShare(app), fair.takeFairShare(app), fair.takeFairShare(app)]).toEqual([true, true, true, false]);
+    // anonymous callers have the contract's per-address limit instead
+    expect(fair.takeFairShare(ANONYMOUS)).toBe(true);
+    const refused = { ip: '1.2.3.4' } as FastifyRequest;
+    await expect(fair.enforce(refused, Endpoints.bookGet, user, true)).rejects.toMatchObject({ status: 429, code: 111 });
+    expect(refused.plaza.rateLimitHeaders).toMatchObject({ 'ratelimit-limit': '2', 'ratelimit-remaining': '0' });
+    expect(refused.plaza.rateLimitHeaders?.['retry-after']).toBeDefined();
+  });
+
+  it('counts /auth2 per client address, and nothing when limits are off', () => {
+    const fair = new RateLimitPolicy(small, {} as RateLimiter, { warn: jest.fn() } as never);
+    expect(fair.takeAuthShare({ ip: '10.0.0.9' } as FastifyRequest)).toMatchObject({ allowed: true, remaining: 0 });
+    expect(fair.takeAuthShare({ ip: '10.0.0.9' } as FastifyRequest)).toMatchObject({ allowed: false });
+    expect(fair.takeAuthShare({ ip: '10.0.0.10' } as FastifyRequest)).toMatchObject({ allowed: true });
+    const off = new RateLimitPolicy(Object.assign(new GatewayConfig(), { ...small, RATE_LIMIT_ENABLED: false }), {} as RateLimiter, { warn: jest.fn() } as never);
+    expect(off.takeAuthShare({ ip: '10.0.0.9' } as FastifyRequest)).toBeUndefined();
+    expect(off.takeFairShare(user)).toBe(true);
+  });
+});

@@ -51,6 +51,16 @@ export class ServiceConfig extends BaseConfig {
   @IsString()
   HEALTH_HOST = '127.0.0.1';
 
+  /**
+   * Load shedding (docs/DECISIONS.md, "Limits"): requests one instance handles at once, and of
+   * those, how many one caller may hold; the excess is refused at once (503/1101, 429/111 or 112).
+   */
+  @Transform(({ value }) => Number(value)) @IsInt() @Min(1) @Max(100000)
+  MAX_CONCURRENT_REQUESTS = 256;
+
+  @Transform(({ value }) => Number(value)) @IsInt() @Min(1) @Max(100000)
+  MAX_CONCURRENT_PER_CALLER = 8;
+
   /** Fail database calls after this long instead of buffering them (a stopped database gives fast 5xx). */
   @Transform(({ value }) => Number(value)) @IsInt() @Min(100) @Max(60000)
   MONGO_TIMEOUT_MS = 2000;

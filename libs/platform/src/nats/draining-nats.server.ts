@@ -1,26 +1,36 @@
 import { ServerNats } from '@nestjs/microservices';
 import { context as otelContext, Span } from '@opentelemetry/api';
 import { ApiError } from '@plaza/contracts';
-import type { MsgHdrs, NatsConnection, Subscription } from 'nats';
+import type { Msg, MsgHdrs, NatsConnection, Subscription } from 'nats';
 import type { Logger } from 'pino';
 import { Metrics, NatsOutcome, secondsSince } from '../observability/metrics';
 import { endSpan, startNatsHandlerSpan, tracingActive } from '../observability/tracing';
+import { Admission, AdmissionLimits } from './admission';
 import { publishBatchFor } from './publish-batch';
+import { CALLER_HEADER } from './service-bus';
 
-/** What the server knows of a request between its arrival and its reply (metrics, trace). */
+/** What the server knows of a request between its arrival and its reply (metrics, trace, its place). */
 interface Handling {
   subject: string;
   started: number;
   span?: Span;
+  /** The caller whose share it took, when it took one (released with the reply). */
+  admitted?: { caller: string | undefined };
 }
 
-type NatsMessage = { reply?: string; headers?: MsgHdrs };
+type NatsMessage = Pick<Msg, 'reply' | 'respond'> & { headers?: MsgHdrs };
 
 interface DrainingNatsServerOptions {
   /** Queue group: instances of one service share the work, each message goes to exactly one. */
   queue: string;
   logger: Logger;
+  /** Load shedding (admission.ts); none when absent. */
+  limits?: AdmissionLimits;
 }
+
+/** Health pings are never shed: a busy service is up, and its readiness must say so. */
+const NEVER_SHED = /\.health\./;
+const encoder = new TextEncoder();
 
 /**
  * Nest's NATS server, changed in two ways that matter in production:
@@ -35,12 +45,14 @@ export class DrainingNatsServer extends ServerNats {
   private readonly subs: Subscription[] = [];
   private readonly routes = new Map<string, string>();
   private readonly handling = new WeakMap<object, Handling>();
+  private readonly admission?: Admission;
 
   constructor(
     private readonly connection: NatsConnection,
     private readonly drainOptions: DrainingNatsServerOptions,
   ) {
     super({ queue: drainOptions.queue });
+    if (drainOptions.limits) this.admission = new Admission(drainOptions.limits);
   }
 
   override async createNatsClient(): Promise<NatsConnection> {
@@ -61,6 +73,12 @@ export class DrainingNatsServer extends ServerNats {
     try {
       if (!tracked) return await super.handleMessage(channel, natsMsg);
       const handling: Handling = { subject: channel, started: performance.now() };
+      if (this.admission && !NEVER_SHED.test(channel)) {
+        const caller = natsMsg.headers?.get(CALLER_HEADER) || undefined;
+        const refusal = this.admission.admit(caller);
+        if (refusal) return this.refuse(natsMsg, handling, refusal);
+        handling.admitted = { caller };
+      }
       this.handling.set(natsMsg, handling);
       if (!tracingActive()) return await super.handleMessage(channel, natsMsg);
       // the handler, and the database calls it makes, run as children of the caller's span
@@ -123,8 +141,22 @@ export class DrainingNatsServer extends ServerNats {
     return route;
   }
 
+  /** Answers at once, without deserialising the message or running its handler. */
+  private refuse(natsMsg: NatsMessage, handling: Handling, refusal: ApiError): undefined {
+    try {
+      natsMsg.respond(encoder.encode(JSON.stringify({ err: refusal.toPayload(), isDisposed: true })));
+    } catch {
+      // the connection is gone: the caller's timeout answers
+    }
+    Metrics.shed(handling.subject, refusal.status === 429 ? 'caller' : 'capacity');
+    this.recordHandled(handling, refusal.toPayload());
+    this.finished();
+    return undefined;
+  }
+
   private recordHandled(handling: Handling, err: unknown): void {
     const outcome: NatsOutcome = err === undefined || err === null ? 'ok' : `${ApiError.isPayload(err) ? err.code : 1100}`;
+    if (handling.admitted) this.admission?.release(handling.admitted.caller);
     Metrics.natsHandled(handling.subject, outcome, secondsSince(handling.started));
     if (handling.span) endSpan(handling.span, outcome);
   }

@@ -13,10 +13,15 @@ export interface RequestOptions {
   requestId?: string;
   /** The trace context the request belongs to; without it, the active one (docs/OPERATING.md, "Traces"). */
   trace?: Context;
+  /** Whose share of the service's capacity the request takes (`user:<id>`, `app:<id>`, `addr:<ip>`): load shedding. */
+  caller?: string;
 }
 
 /** What a request to a service carries from the HTTP request that caused it. */
-export type RequestOrigin = Pick<RequestOptions, 'requestId' | 'trace'>;
+export type RequestOrigin = Pick<RequestOptions, 'requestId' | 'trace' | 'caller'>;
+
+/** The NATS header naming whose share a request takes (docs/DECISIONS.md, "Limits"). */
+export const CALLER_HEADER = 'plaza-caller';
 
 /** The packet a Nest NATS server replies with (see @nestjs/microservices Server.send). */
 interface NestReply<T> {
@@ -95,7 +100,8 @@ export class ServiceBus {
     }
   }
 
-  private send(subject: string, packet: Uint8Array, timeout: number, requestId?: string, trace?: (set: (name: string, value: string) => void) => void): Promise<Uint8Array> {
+  private send(subject: string, packet: Uint8Array, timeout: number, options: RequestOptions, trace?: (set: (name: string, value: string) => void) => void): Promise<Uint8Array> {
+    const { requestId, caller } = options;
     this.replies();
     const token = (this.nextToken = (this.nextToken + 1) % Number.MAX_SAFE_INTEGER).toString(36);
     return new Promise((resolve, reject) => {
@@ -106,8 +112,9 @@ export class ServiceBus {
       this.pending.set(token, { resolve, reject, timer, subject });
       this.batch.add(() => {
         try {
-          const hdrs = requestId || trace ? natsHeaders() : undefined;
+          const hdrs = requestId || trace || caller ? natsHeaders() : undefined;
           if (hdrs && requestId) hdrs.set('x-request-id', requestId);
+          if (hdrs && caller) hdrs.set(CALLER_HEADER, caller);
           if (hdrs && trace) trace((name, value) => hdrs.set(name, value));
           this.nc.publish(subject, packet, { reply: `${this.inbox}.${token}`, headers: hdrs });
         } catch (err) {
@@ -129,7 +136,7 @@ export class ServiceBus {
     const traced = tracingActive() ? startNatsClientSpan(message.subject, options.trace) : undefined;
     try {
       const packet = encoder.encode(JSON.stringify({ pattern: message.subject, data: payload, id: randomUUID() }));
-      const raw = await this.send(message.subject, packet, options.timeout ?? this.defaultTimeout, options.requestId, traced && ((set) => traceHeaders(traced.context, set)));
+      const raw = await this.send(message.subject, packet, options.timeout ?? this.defaultTimeout, options, traced && ((set) => traceHeaders(traced.context, set)));
       const reply = JSON.parse(decoder.decode(raw)) as NestReply<Res>;
       if (reply.err !== undefined && reply.err !== null) {
         if (ApiError.isPayload(reply.err)) throw rebuildApiError(reply.err);

@@ -59,6 +59,7 @@ class Instruments {
   readonly rateLimit = counter('plaza_rate_limit_refusals_total', 'Requests refused with 429 by a rate limit, by limit', ['limit']);
   readonly tokenRejections = counter('plaza_token_rejections_total', 'Access tokens or API keys refused, by error code', ['code']);
   readonly lockouts = counter('plaza_login_lockouts_total', 'Sign-ins refused because the account is locked after failed attempts', []);
+  readonly shed = counter('plaza_requests_shed_total', 'Requests a service refused at once (load shedding): over its capacity, or over the caller\'s share', ['subject', 'reason']);
   readonly imported = counter('plaza_imported_records_total', 'Import records handled, by kind and outcome', ['kind', 'outcome']);
 }
 
@@ -111,6 +112,9 @@ export const Metrics = {
   },
   loginLockedOut(): void {
     instruments?.lockouts.get([]).inc();
+  },
+  shed(subject: string, reason: 'capacity' | 'caller'): void {
+    instruments?.shed.get([subject, reason]).inc();
   },
   imported(kind: string, ok: boolean): void {
     instruments?.imported.get([kind, ok ? 'ok' : 'error']).inc();

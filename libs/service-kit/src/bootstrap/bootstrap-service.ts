@@ -69,7 +69,8 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   // when set on the app and inherited
   app.useGlobalPipes(createMessageValidationPipe());
   app.useGlobalFilters(new RpcErrorFilter(logger));
-  app.connectMicroservice({ strategy: new DrainingNatsServer(nats, { queue: service, logger }) }, { inheritAppConfig: true });
+  const limits = { maxConcurrent: config.MAX_CONCURRENT_REQUESTS, maxPerCaller: config.MAX_CONCURRENT_PER_CALLER };
+  app.connectMicroservice({ strategy: new DrainingNatsServer(nats, { queue: service, logger, limits }) }, { inheritAppConfig: true });
 
   await app.startAllMicroservices();
   await app.listen(config.HEALTH_PORT, config.HEALTH_HOST);

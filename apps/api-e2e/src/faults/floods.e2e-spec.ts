@@ -1,0 +1,137 @@
+import type { Stack } from '@plaza/stack';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { runImporter } from '../support/global-setup';
+import { passwordGrantRequest, report, startFaultStack, statusCounts, stopPrivateStack, timed, TimedResponse } from './fault-support';
+
+const FIXTURES = join(__dirname, '..', '..', 'fixtures');
+/** The stack sits behind a proxy on loopback, so each client of this test can have an address of its own. */
+const FLOODER = '203.0.113.7';
+const REAL_USERS = '198.51.100.20';
+
+interface FloodResult {
+  statuses: Record<string, number>;
+  /** Slowest answer the flooder got, in ms. */
+  slowestMs: number;
+  p50Ms: number;
+  durationMs: number;
+}
+
+/**
+ * Sends `count` requests on `connections` connections from a process of its own (autocannon),
+ * so the test's own measurements never wait behind the flood's client work.
+ */
+function flood(options: { url: string; count: number; connections: number; method?: string; headers: Record<string, string>; bodies?: string[]; varyQuery?: boolean }): Promise<FloodResult> {
+  const script = `
+    const autocannon = require('autocannon');
+    const o = ${JSON.stringify(options)};
+    let i = 0;
+    const statuses = {};
+    const instance = autocannon({
+      url: o.url, connections: o.connections, amount: o.count, method: o.method || 'GET', headers: o.headers, timeout: 20,
+      requests: [{ setupRequest: (req) => {
+        i++;
+        if (o.varyQuery) req.path = req.path + '&x=' + i + '-' + Math.random().toString(36).slice(2);
+        if (o.bodies) req.body = o.bodies[i % o.bodies.length];
+        return req;
+      } }],
+    }, (err, result) => {
+      if (err) { console.error(err); process.exit(1); }
+      console.log(JSON.stringify({ statuses, slowestMs: result.latency.max, p50Ms: result.latency.p50, durationMs: result.duration * 1000 }));
+    });
+    instance.on('response', (client, statusCode) => { statuses[statusCode] = (statuses[statusCode] || 0) + 1; });
+  `;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..', '..', '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.trim().split('\n').pop()!) as FloodResult) : reject(new Error(`flood exited ${code}`))));
+  });
+}
+
+const p99 = (answers: TimedResponse[]) => {
+  const ms = answers.map((a) => a.ms).sort((a, b) => a - b);
+  return ms[Math.min(ms.length - 1, Math.ceil(ms.length * 0.99) - 1)];
+};
+
+/**
+ * Overload and trust boundaries (docs/RELIABILITY.md): a signed-in user's search flood and an
+ * anonymous sign-in flood, each bounded in count and on loopback, against the default limits.
+ * Another user's uncached reads and real sign-ins must go on as if nothing happened; the
+ * flooder gets fast 429s or 503s.
+ */
+describe('floods by one caller', () => {
+  let stack: Stack;
+  const proxied = (address: string, options: { token?: string; form?: Record<string, string> } = {}) => ({ ...options, headers: { 'x-forwarded-for': address } });
+
+  beforeAll(async () => {
+    // the default limits, not the shared stack's lifted ones
+    stack = await startFaultStack({
+      env: {
+        TRUST_PROXY: 'loopback', RATE_LIMIT_ANON_PER_HOUR: '150', RATE_LIMIT_APIKEY_PER_HOUR: '500', RATE_LIMIT_MOVIE_BASIC_PER_MIN: '40',
+        RATE_LIMIT_USER_PER_MIN: '600', RATE_LIMIT_APP_PER_MIN: '6000', RATE_LIMIT_AUTH_PER_MIN: '60', RATE_LIMIT_CONCURRENT_PER_CALLER: '32',
+        MAX_CONCURRENT_REQUESTS: '256', MAX_CONCURRENT_PER_CALLER: '8',
+        REQUEST_TIMEOUT_MS: '5000', LOG_LEVEL: 'warn',
+      },
+    });
+    runImporter(stack, join(FIXTURES, 'book.ndjson'));
+  }, 120_000);
+  afterAll(() => stopPrivateStack(stack));
+
+  it("leaves another user's uncached book reads fast while one user floods the search", async () => {
+    const flooder = (await timed(stack, 'POST', '/auth2/token', proxied(FLOODER, passwordGrantRequest('alice')))).body.access_token as string;
+    const reader = (await timed(stack, 'POST', '/auth2/token', proxied(REAL_USERS, passwordGrantRequest('bob')))).body.access_token as string;
+    const read = () => timed(stack, 'GET', '/v2/book/2100001', proxied(REAL_USERS, { token: reader }));
+    expect((await read()).status).toBe(200);
+
+    const flooding = flood({
+      url: `${stack.baseUrl}/v2/book/search?q=a`, count: 2000, connections: 400, varyQuery: true,
+      headers: { authorization: `Bearer ${flooder}`, 'x-forwarded-for': FLOODER },
+    });
+    const reads: TimedResponse[] = [];
+    let done = false;
+    void flooding.finally(() => (done = true));
+    while (!done) {
+      reads.push(await read());
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    const flooded = await flooding;
+    report('search flood by one user', { flooder: flooded.statuses, flooderP50Ms: flooded.p50Ms, floodMs: flooded.durationMs, otherUserReads: reads.length, otherUserP99Ms: p99(reads), otherUserMaxMs: Math.max(...reads.map((r) => r.ms)) });
+
+    expect(reads.length).toBeGreaterThan(10);
+    expect(statusCounts(reads)).toEqual({ 200: reads.length });
+    expect(p99(reads)).toBeLessThan(200);
+    // the flooder was refused fast and never got a timeout
+    expect(flooded.statuses['504'] ?? 0).toBe(0);
+    expect((flooded.statuses['429'] ?? 0) + (flooded.statuses['503'] ?? 0)).toBeGreaterThan(1000);
+    expect(Object.keys(flooded.statuses).every((s) => ['200', '429', '503'].includes(s))).toBe(true);
+    // and the book service stayed ready all along
+    expect((await fetch(`http://127.0.0.1:${stack.healthPort('book')}/ready`)).status).toBe(200);
+  });
+
+  it('keeps real sign-ins under a second while one address floods the sign-in page with unknown names', async () => {
+    const bodies = Array.from({ length: 300 }, (_, i) => new URLSearchParams({
+      client_id: 'test-public', redirect_uri: 'http://127.0.0.1:9/callback', response_type: 'code', scope: 'book_basic_r',
+      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSMw-cM0', code_challenge_method: 'S256',
+      username: `nobody-${i}`, password: 'wrong password', decision: 'approve',
+    }).toString());
+    const flooding = flood({
+      url: `${stack.baseUrl}/auth2/auth`, method: 'POST', count: 300, connections: 100, bodies,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': FLOODER },
+    });
+    const signIns: TimedResponse[] = [];
+    let done = false;
+    void flooding.finally(() => (done = true));
+    for (let i = 0; !done || i < 3; i++) {
+      signIns.push(await timed(stack, 'POST', '/auth2/token', proxied(`${REAL_USERS.slice(0, -2)}${30 + (i % 20)}`, passwordGrantRequest(i % 2 ? 'carol' : 'dave'))));
+    }
+    const flooded = await flooding;
+    report('sign-in flood from one address', { flooder: flooded.statuses, flooderP50Ms: flooded.p50Ms, floodMs: flooded.durationMs, realSignIns: signIns.length, slowestSignInMs: Math.max(...signIns.map((s) => s.ms)) });
+
+    expect(statusCounts(signIns)).toEqual({ 200: signIns.length });
+    expect(Math.max(...signIns.map((s) => s.ms))).toBeLessThan(1000);
+    // 60 a minute from one address: the rest of the flood is refused before identity hashes anything
+    expect(flooded.statuses['429']).toBeGreaterThanOrEqual(300 - 60);
+    expect(flooded.statuses['504'] ?? 0).toBe(0);
+  });
+});

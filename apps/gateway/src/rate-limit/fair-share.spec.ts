@@ -1,0 +1,20 @@
+import { FairShareCounters } from './fair-share';
+
+describe('FairShareCounters', () => {
+  it('allows `limit` requests a window per key, then refuses until the window turns', () => {
+    const counters = new FairShareCounters();
+    const at = 60_000 * 1000 + 15_000;
+    expect([1, 2, 3].map(() => counters.take('user:1', 2, 60, at).allowed)).toEqual([true, true, false]);
+    expect(counters.take('user:1', 2, 60, at)).toEqual({ limit: 2, remaining: 0, resetSeconds: 45, allowed: false });
+    expect(counters.take('user:2', 2, 60, at).allowed).toBe(true);
+    expect(counters.take('user:1', 2, 60, at + 45_000)).toEqual({ limit: 2, remaining: 1, resetSeconds: 60, allowed: true });
+  });
+
+  it('forgets the least recently seen callers beyond its bound', () => {
+    const counters = new FairShareCounters(2);
+    counters.take('a', 1, 60, 0);
+    counters.take('b', 1, 60, 0);
+    counters.take('c', 1, 60, 0);
+    expect(counters.take('a', 1, 60, 0).allowed).toBe(true);
+  });
+});
