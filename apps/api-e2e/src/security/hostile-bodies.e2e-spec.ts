@@ -291,7 +291,6 @@ describe('media types and malformed bodies', () => {
 
   it.each([
     ['JSON with a syntax error', 'application/json', '{"title": '],
-    ['an empty JSON body', 'application/json', ''],
     ['a JSON string', 'application/json', '"title"'],
     ['a JSON array', 'application/json', '["title", "content"]'],
     ['multipart without a boundary', 'multipart/form-data', '--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nt\r\n--x--\r\n'],
@@ -301,6 +300,16 @@ describe('media types and malformed bodies', () => {
   ])('%s: 400/1016', async (_, type, body) => {
     expectRefused(await send('POST', '/v2/notes', body, type), 400, 1016);
   });
+
+  it.each([['application/json'], ['application/x-www-form-urlencoded'], ['multipart/form-data; boundary=x']])(
+    'an empty body declared %s is an empty body: the answer of no body at all (before: 400/1016 for JSON)',
+    async (type) => {
+      const none = await api('POST', '/v2/notes', { token });
+      const empty = await send('POST', '/v2/notes', '', type);
+      expect({ status: empty.status, code: empty.body.code }).toEqual({ status: none.status, code: none.body.code });
+      expect(empty.body.code).not.toBe(1016);
+    },
+  );
 
   it('Basic client credentials with a malformed %-escape: 400/1016 (before: 500)', async () => {
     const basic = Buffer.from('%E0%A4%A:secret').toString('base64');

@@ -33,6 +33,13 @@ export function checkBodyShape(body: unknown): void {
  */
 export function registerBodyShapeRules(fastify: FastifyInstance): void {
   fastify.removeContentTypeParser('text/plain');
+  // An empty body with any declared type is an empty body (docs/DECISIONS.md): clients that send
+  // `Content-Type: application/json` on every request, a DELETE or a like included, must not get
+  // the JSON parser's "empty body" error. Without a type, fastify parses nothing.
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    if (request.headers['content-type'] !== undefined && declaresNoBody(request.headers)) delete request.headers['content-type'];
+    done();
+  });
   fastify.addHook('preValidation', (request, _reply, done) => {
     try {
       checkBodyShape(request.body);
@@ -41,4 +48,10 @@ export function registerBodyShapeRules(fastify: FastifyInstance): void {
       done(err as Error);
     }
   });
+}
+
+/** No body follows: no length or a length of 0, and no chunked transfer (RFC 9112 section 6.3). */
+export function declaresNoBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const length = headers['content-length'];
+  return (length === undefined || length === '0') && headers['transfer-encoding'] === undefined;
 }
