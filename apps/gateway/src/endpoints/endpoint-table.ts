@@ -177,6 +177,11 @@ export const Endpoints = {
   eventWish: { method: 'POST', path: '/v2/event/:id/wishers', scope: 'event_basic_w', access: 'user', status: 202, summary: 'Mark interest' },
   eventUnwish: { method: 'DELETE', path: '/v2/event/:id/wishers', scope: 'event_basic_w', access: 'user', status: 202, summary: 'Remove interest' },
 
+  // ---- users (docs/api/user.md) ----
+  userMe: { method: 'GET', path: '/v2/user/~me', scope: 'service_basic_common', access: 'user', summary: 'The signed-in user' },
+  userGet: { method: 'GET', path: '/v2/user/:name', scope: 'service_basic_common', access: 'public', summary: 'A user by uid or numeric id', errorStatuses: [404] },
+  userSearch: { method: 'GET', path: '/v2/user', scope: 'service_basic_common', access: 'public', listKey: 'users', paging: page(20, 100), summary: 'Find users by name or uid' },
+
   // ---- pictures (CONTRACT.md "Pictures") ----
   pictureGet: { method: 'GET', path: '/v2/picture/:name', scope: null, access: 'public', unlimited: true, summary: 'A stored picture (private ones need a signed address)' },
 } satisfies Record<string, EndpointDefinition>;

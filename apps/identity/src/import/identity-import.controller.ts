@@ -6,7 +6,7 @@ import { AppsRepository, hashClientSecret } from '../apps/apps.repository';
 import { IdentityConfig } from '../config/identity.config';
 import { TokenIssuer } from '../tokens/token-issuer';
 import { hashPassword, verifyPassword } from '../users/passwords';
-import { UsersRepository } from '../users/users.repository';
+import { userSearchTerms, UsersRepository } from '../users/users.repository';
 import { AppImportRecord, FriendshipImportRecord, UserImportRecord } from './identity-import.records';
 
 @Controller()
@@ -48,6 +48,10 @@ export class IdentityImportController {
       signature: r.signature ?? '',
       alt: r.alt ?? `${web}/people/${r.uid}/`,
       created: new Date(created),
+      loc_id: r.loc_id ?? existing?.loc_id ?? '',
+      loc_name: r.loc_name ?? existing?.loc_name ?? '',
+      desc: r.desc ?? existing?.desc ?? '',
+      search_terms: userSearchTerms(r.name, r.uid),
       password_hash: passwordHash,
       friend_ids: existing?.friend_ids ?? [],
       failed_logins: existing?.failed_logins ?? 0,

@@ -11,6 +11,10 @@ export class UserImportRecord {
   @IsOptional() @IsString() @MaxLength(2000) alt?: string;
   @IsOptional() @IsString() created?: string;
   @IsOptional() @IsString() @MinLength(1) @MaxLength(500) password?: string;
+  /** The user's city (docs/api/user.md): an event-area loc id and its name. */
+  @IsOptional() @Matches(/^\d{0,18}$/, { message: 'loc_id must be digits' }) loc_id?: string;
+  @IsOptional() @IsString() @MaxLength(100) loc_name?: string;
+  @IsOptional() @IsString() @MaxLength(2000) desc?: string;
 }
 
 /** `app` import record. */

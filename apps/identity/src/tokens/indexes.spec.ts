@@ -8,6 +8,7 @@ import { AppsRepository, StoredApp } from '../apps/apps.repository';
 import { IdentityConfig } from '../config/identity.config';
 import { LoginService } from '../oauth/login.service';
 import { OAuthService } from '../oauth/oauth.service';
+import { UserDocument, UserNameDocument, UserNameSchema, UserSchema } from '../users/user.schema';
 import { UsersRepository } from '../users/users.repository';
 import { TokenIssuer } from './token-issuer';
 import { AuthorizationCodeDocument, AuthorizationCodeSchema, RefreshTokenDocument, RefreshTokenSchema } from './token.schemas';
@@ -52,6 +53,19 @@ describe('authorization-code queries use indexes on MongoDB', () => {
       await service['purgeExpiredCodes']();
     });
     expect(queries.map((q) => q.op)).toEqual(['findOne', 'deleteMany']);
+    expect(unindexedQueries(queries)).toEqual([]);
+  });
+});
+
+/** User search: the page and its total both come from the `search_terms` index (docs/api/user.md). */
+describe('user search uses an index on MongoDB', () => {
+  it('finds a page sorted by id and counts the matches', async () => {
+    const m = new mongoose.Mongoose();
+    const users = m.model(UserDocument.name, UserSchema) as unknown as Model<UserDocument>;
+    const names = m.model(UserNameDocument.name, UserNameSchema) as unknown as Model<UserNameDocument>;
+    const repository = new UsersRepository(users, names);
+    const queries = await captureQueries(() => repository.search('李雷 lei', 20, 10));
+    expect(queries.map((q) => q.op).sort()).toEqual(['countDocuments', 'find']);
     expect(unindexedQueries(queries)).toEqual([]);
   });
 });

@@ -10,6 +10,12 @@ export class UserDocument {
   @Prop({ default: '' }) signature!: string;
   @Prop({ default: '' }) alt!: string;
   @Prop({ type: Date, required: true }) created!: Date;
+  /** The city the user gave (an event-area loc id and its name), and what they say about themselves. */
+  @Prop({ default: '' }) loc_id!: string;
+  @Prop({ default: '' }) loc_name!: string;
+  @Prop({ default: '' }) desc!: string;
+  /** Terms of the name and uid (libs/search), for user search; indexed with `_id`, the search's order. */
+  @Prop({ type: [String], default: [] }) search_terms!: string[];
   /** scrypt hash (`scrypt$N$r$p$salt$hash`); absent for users who cannot sign in. */
   @Prop() password_hash?: string;
   @Prop({ type: [String], default: [] }) friend_ids!: string[];
@@ -20,6 +26,7 @@ export class UserDocument {
 }
 
 export const UserSchema = SchemaFactory.createForClass(UserDocument);
+UserSchema.index({ search_terms: 1, _id: 1 });
 
 /** uid → id, so a lookup by name is also by `_id` (FerretDB pushes down only `_id` equality). */
 @Schema({ collection: 'user_names', versionKey: false })

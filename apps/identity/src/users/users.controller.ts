@@ -1,25 +1,34 @@
-import { Controller, Inject } from '@nestjs/common';
+import { Controller, Inject, OnApplicationBootstrap } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import {
-  ApiError, AppSummary, ApikeyRequest, ChangePasswordRequest, EmptyRequest, FriendsRequest, FriendsResponse, IdentityMessages,
-  ResolveUsersRequest, ResolveUsersResponse, UserRecord,
+  ApiError, AppSummary, ApikeyRequest, ChangePasswordRequest, EmptyRequest, envelope, FriendsRequest, FriendsResponse, IdentityMessages,
+  ListEnvelope, ResolveUsersRequest, ResolveUsersResponse, UserMessages, UserProfile, UserRecord, UserRefRequest, UserSearchRequest,
 } from '@plaza/contracts';
-import { APP_CONFIG } from '@plaza/platform';
+import { APP_CONFIG, LOGGER, Logger } from '@plaza/platform';
 import { AppsRepository } from '../apps/apps.repository';
 import { IdentityConfig } from '../config/identity.config';
 import { TokenIssuer } from '../tokens/token-issuer';
 import { hashPassword } from './passwords';
-import { toUserRecord, UsersRepository } from './users.repository';
+import { toUserProfile, toUserRecord, UsersRepository } from './users.repository';
 
 /** What other services ask identity: users by uid or id, friends, an app by apikey, the public keys. */
 @Controller()
-export class UsersController {
+export class UsersController implements OnApplicationBootstrap {
   constructor(
     private readonly users: UsersRepository,
     private readonly apps: AppsRepository,
     private readonly issuer: TokenIssuer,
     @Inject(APP_CONFIG) private readonly config: IdentityConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
   ) {}
+
+  /** Users stored before user search existed are found once their terms are written: in the background, once. */
+  onApplicationBootstrap(): void {
+    this.users.indexMissingSearchTerms().then(
+      (n) => n > 0 && this.logger.info({ users: n }, 'user search terms written'),
+      (err: unknown) => this.logger.warn({ err: (err as Error).message }, 'user search terms not written; next start tries again'),
+    );
+  }
 
   @MessagePattern(IdentityMessages.resolveUsers.subject)
   async resolve(@Payload() req: ResolveUsersRequest): Promise<ResolveUsersResponse> {
@@ -31,6 +40,20 @@ export class UsersController {
       }),
     );
     return { users };
+  }
+
+  /** `GET /v2/user/:name` and `~me` (the gateway names the caller): 404/6008 for no such user. */
+  @MessagePattern(UserMessages.get.subject)
+  async get(@Payload() req: UserRefRequest): Promise<UserProfile> {
+    const user = await this.users.byRef(req.ref);
+    if (!user) throw new ApiError('people_not_found', `no user ${req.ref}`);
+    return toUserProfile(user, this.config.SERVICE_TIMEZONE);
+  }
+
+  @MessagePattern(UserMessages.search.subject)
+  async search(@Payload() req: UserSearchRequest): Promise<ListEnvelope<'users', UserProfile>> {
+    const { total, users } = await this.users.search(req.query.q, req.page.start, req.page.count);
+    return envelope('users', req.page.start, total, users.map((u) => toUserProfile(u, this.config.SERVICE_TIMEZONE)));
   }
 
   @MessagePattern(IdentityMessages.friends.subject)

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { UserRecord } from '@plaza/contracts';
+import { UserProfile, UserRecord } from '@plaza/contracts';
 import { formatTimestamp, KeyedMutex } from '@plaza/platform';
+import { indexTerms, queryTerms } from '@plaza/search';
 import { Model } from 'mongoose';
 import { UserDocument, UserNameDocument } from './user.schema';
 
@@ -38,6 +39,33 @@ export class UsersRepository {
       if (user) return user;
     }
     return this.byUid(ref);
+  }
+
+  /**
+   * Users whose name or uid holds every term of `query` (the rules of book search, libs/search),
+   * by id; the page is cut in the database, on the `search_terms` index, and `total` counted
+   * there, on MongoDB and the local engine alike.
+   */
+  async search(query: string, start: number, count: number): Promise<{ total: number; users: StoredUser[] }> {
+    const terms = queryTerms(query);
+    if (terms.length === 0) return { total: 0, users: [] };
+    const filter = { search_terms: { $all: terms } };
+    const [total, users] = await Promise.all([
+      this.users.countDocuments(filter).exec(),
+      count === 0 ? Promise.resolve([]) : this.users.find(filter).sort({ _id: 1 }).skip(start).limit(count).lean<StoredUser[]>().exec(),
+    ]);
+    return { total, users };
+  }
+
+  /** Users imported before user search existed get their terms (once, at start-up, a batch at a time). */
+  async indexMissingSearchTerms(batch = 500): Promise<number> {
+    let done = 0;
+    for (;;) {
+      const missing = await this.users.find({ search_terms: { $exists: false } }, { _id: 1, name: 1, uid: 1 }).limit(batch).lean<StoredUser[]>().exec();
+      if (missing.length === 0) return done;
+      await Promise.all(missing.map((u) => this.users.updateOne({ _id: u._id }, { $set: { search_terms: userSearchTerms(u.name, u.uid) } }).exec()));
+      done += missing.length;
+    }
   }
 
   /** Inserts or replaces a user (import), keeping the uid index right when a uid changes. */
@@ -102,4 +130,14 @@ export function toUserRecord(user: StoredUser, timeZone: string): UserRecord {
     avatar: user.avatar,
     created: formatTimestamp(new Date(user.created), timeZone),
   };
+}
+
+/** What a user search matches: the name and the uid. */
+export function userSearchTerms(name: string, uid: string): string[] {
+  return indexTerms(name, uid);
+}
+
+/** A user as the API shows one (docs/api/user.md): public fields only. */
+export function toUserProfile(user: StoredUser, timeZone: string): UserProfile {
+  return { ...toUserRecord(user, timeZone), loc_id: user.loc_id ?? '', loc_name: user.loc_name ?? '', desc: user.desc ?? '', type: 'user' };
 }

@@ -1,0 +1,6 @@
+import { Module } from '@nestjs/common';
+import { UsersController } from './users.controller';
+
+/** The HTTP face of users (identity owns them): a thin controller that forwards over NATS. */
+@Module({ controllers: [UsersController] })
+export class UserAreaModule {}
