@@ -4,8 +4,9 @@ import { UploadedFile } from './multipart-body';
 
 /**
  * Checks and stores the pictures of one write before the write is sent to its service, and
- * removes them again if the service rejects the write, so a failed write leaves nothing behind.
- * (A crash between the two is covered by each service sweeping stale staged pictures.)
+ * removes them again if the service refuses the write, so a refused write leaves nothing behind.
+ * (A crash between the two, or a lost answer, is covered by each service sweeping stale staged
+ * pictures.)
  */
 export class PictureUploads {
   constructor(private readonly store: PictureStore) {}
@@ -36,13 +37,18 @@ export class PictureUploads {
     await this.store.delete(refs.map((r) => r.key)).catch(() => undefined);
   }
 
-  /** Stages the pictures, runs the write, and discards the pictures if the write fails. */
+  /**
+   * Stages the pictures, runs the write, and discards the pictures when the service refused it.
+   * A write whose answer was lost (a timeout, the service gone: 5xx) may have been stored, so its
+   * pictures stay staged: the service's repair journal keeps the ones its record uses, and its
+   * sweep of stale staged pictures removes the others (docs/RELIABILITY.md, "Crash consistency").
+   */
   async withStaged<T>(area: string, files: Array<UploadedFile & { number: number }>, write: (refs: PictureRef[]) => Promise<T>): Promise<T> {
     const refs = await this.stage(area, files);
     try {
       return await write(refs);
     } catch (err) {
-      await this.discard(refs);
+      if (err instanceof ApiError && err.status < 500) await this.discard(refs);
       throw err;
     }
   }
