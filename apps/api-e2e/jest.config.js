@@ -10,7 +10,8 @@ module.exports = {
   testMatch: ['<rootDir>/src/**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/faults/', '/start/'],
   globalSetup: '<rootDir>/src/support/global-setup.ts',
-  globalTeardown: '<rootDir>/src/support/global-teardown.ts',
+  // stops the stack, after checking that every engine branch ran in this run's mode (engine-branches.ts)
+  globalTeardown: '<rootDir>/src/support/engine-branches-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
 };

@@ -11,7 +11,8 @@
  * ones): safe to run on every `docker compose up`. The marker is one document in identity's
  * database, collection `plaza_demo_seed`, written after a complete import.
  *
- * Environment: NATS_URL, and IDENTITY_MONGO_URL or MONGO_URL (identity's database).
+ * Environment: NATS_URL with the importer's NATS user (NATS_USER=importer and NATS_PASSWORD, passed on
+ * to the importer; NATS lets no one else import), and IDENTITY_MONGO_URL or MONGO_URL (identity's database).
  * Runs from the importer image (/app/deploy/scripts/seed.js) or from a built checkout.
  */
 const { spawnSync } = require('node:child_process');

@@ -5,15 +5,20 @@ import { AnnotationsController } from './annotations/annotations.controller';
 import { AnnotationsRepository } from './annotations/annotations.repository';
 import { AnnotationsService } from './annotations/annotations.service';
 import { BookDocument, BookSchema } from './books/book.schema';
+import { BookTagRankDocument, BookTagRankSchema } from './books/book-tag-rank.schema';
+import { BookTagRanksRepository } from './books/book-tag-ranks.repository';
 import { BooksController } from './books/books.controller';
 import { BooksRepository } from './books/books.repository';
 import { BooksService } from './books/books.service';
 import { IsbnDocument, IsbnSchema } from './books/isbn.schema';
 import { IsbnsRepository } from './books/isbns.repository';
+import { BookLocalEngine } from './books/local-engine';
 import { CollectionDocument, CollectionSchema } from './collections/collection.schema';
 import { CollectionsController } from './collections/collections.controller';
 import { CollectionsRepository } from './collections/collections.repository';
 import { CollectionsService } from './collections/collections.service';
+import { UserTagCountDocument, UserTagCountSchema } from './collections/user-tag-count.schema';
+import { UserTagCountsRepository } from './collections/user-tag-counts.repository';
 import { BookImportController } from './import/book-import.controller';
 import { BookImporter } from './import/book-importer';
 import { ReviewDocument, ReviewSchema } from './reviews/review.schema';
@@ -35,11 +40,15 @@ import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from '.
       { name: CollectionDocument.name, schema: CollectionSchema },
       { name: AnnotationDocument.name, schema: AnnotationSchema },
       { name: ReviewDocument.name, schema: ReviewSchema },
+      { name: BookTagRankDocument.name, schema: BookTagRankSchema },
+      { name: UserTagCountDocument.name, schema: UserTagCountSchema },
     ]),
   ],
   controllers: [BooksController, CollectionsController, AnnotationsController, ReviewsController, BookImportController],
   providers: [
     BooksRepository, IsbnsRepository, SeriesRepository, CollectionsRepository, AnnotationsRepository, ReviewsRepository,
+    // what differs by engine: the local engine's read models (docs/ENGINES.md), the MongoDB branch's derived collections
+    BookLocalEngine, BookTagRanksRepository, UserTagCountsRepository,
     BooksService, CollectionsService, AnnotationsService, ReviewsService, BookImporter,
     ...pictureProviders, AnnotationPictureUrls, StagedPictureSweeper, DatabaseEngine,
   ],

@@ -52,7 +52,7 @@ async function bootstrap(): Promise<void> {
   }
   initMetrics('gateway', config.METRICS_ENABLED);
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
-  const nats = await connectNats(config.NATS_URL, `gateway@${hostname()}:${process.pid}`, logger);
+  const nats = await connectNats(config, `gateway@${hostname()}:${process.pid}`, logger);
 
   const security = securityHeaders({
     // an API answer loads nothing (DECISIONS.md); helmet's defaults add eight directives that only

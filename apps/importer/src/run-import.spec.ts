@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { missingServices, runImport } from './run-import';
+import { missingServices, natsSettings, runImport } from './run-import';
 
 const dir = mkdtempSync(join(tmpdir(), 'plaza-importer-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -83,6 +83,79 @@ describe('runImport when it cannot start', () => {
     const io = capture();
     expect(await runImport({ file: '/no/such/file.ndjson', env: {}, ...io })).toBe(2);
     expect(io.err()).toMatch(/^usage: npm run import -- FILE.ndjson \(no such file/);
+  });
+});
+
+describe('runImport with NATS credentials', () => {
+  /** A NATS server that refuses every CONNECT, as nats-server refuses unknown credentials; records what it was sent. */
+  async function refusingNats(): Promise<{ port: number; connects: Array<Record<string, unknown>>; close(): Promise<void> }> {
+    const connects: Array<Record<string, unknown>> = [];
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      socket.write(`INFO ${JSON.stringify({ server_id: 'fake', version: '2.12.0', proto: 1, max_payload: 1048576, auth_required: true })}\r\n`);
+      socket.on('data', (data) => {
+        const connect = /^CONNECT (.*)\r\n/m.exec(data.toString());
+        if (!connect) return;
+        connects.push(JSON.parse(connect[1]) as Record<string, unknown>);
+        socket.end("-ERR 'Authorization Violation'\r\n");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    return {
+      port,
+      connects,
+      close: async () => {
+        for (const s of sockets) s.destroy();
+        await new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+
+  it('sends the credentials of NATS_URL, and says that they were refused without showing the password', async () => {
+    const nats = await refusingNats();
+    try {
+      const io = capture();
+      const code = await runImport({ file: catalogue(), env: { NATS_URL: `nats://importer:nsecret@127.0.0.1:${nats.port}` }, ...io });
+      expect(code).toBe(2);
+      expect(nats.connects[0]).toMatchObject({ user: 'importer', pass: 'nsecret' });
+      expect(io.err()).toContain(`cannot reach NATS at nats://127.0.0.1:${nats.port} as user importer (from NATS_URL): it refused the credentials (Authorization Violation)`);
+      expect(io.err()).toContain('NATS_USER=importer');
+      expect(io.err()).not.toContain('nsecret');
+    } finally {
+      await nats.close();
+    }
+  }, 15_000);
+
+  it('sends NATS_USER and NATS_PASSWORD', async () => {
+    const nats = await refusingNats();
+    try {
+      const io = capture();
+      await runImport({ file: catalogue(), env: { NATS_URL: `nats://127.0.0.1:${nats.port}`, NATS_USER: 'importer', NATS_PASSWORD: 'nother' }, ...io });
+      expect(nats.connects[0]).toMatchObject({ user: 'importer', pass: 'nother' });
+    } finally {
+      await nats.close();
+    }
+  }, 15_000);
+
+  it('refuses half credentials before connecting', async () => {
+    const io = capture();
+    const connect = jest.fn();
+    expect(await runImport({ file: catalogue(), env: { NATS_USER: 'importer' }, ...io, connect })).toBe(2);
+    expect(io.err()).toBe('NATS credentials: NATS_USER needs NATS_PASSWORD or NATS_PASSWORD_FILE\n');
+    expect(connect).not.toHaveBeenCalled();
+  });
+
+  it('reads the names the apps use', () => {
+    expect(natsSettings({ NATS_URL: 'nats://h:1', NATS_USER: 'importer', NATS_PASSWORD_FILE: '/run/secrets/p', NATS_PASSWORD: '' })).toEqual({
+      NATS_URL: 'nats://h:1',
+      NATS_USER: 'importer',
+      NATS_PASSWORD: undefined,
+      NATS_PASSWORD_FILE: '/run/secrets/p',
+      NATS_CREDENTIALS_FILE: undefined,
+    });
+    expect(natsSettings({}).NATS_URL).toBe('nats://127.0.0.1:4222');
   });
 });
 

@@ -1,5 +1,5 @@
 import { pingMessage, ServiceName } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { isNatsAuthError, natsAuth, natsAuthProblems, NatsSettings, parseNatsUrl, ServiceBus } from '@plaza/platform';
 import { connect, Events, NatsConnection } from 'nats';
 import { existsSync } from 'node:fs';
 import { ImportPlan, loadPlan, planImport } from './import-file';
@@ -20,7 +20,7 @@ export interface ImportCommand {
   serviceTimeoutMs?: number;
   progress?: ProgressOptions;
   /** Opens the NATS connection (tests replace it). */
-  connect?: (url: string, timeoutMs: number) => Promise<NatsConnection>;
+  connect?: (settings: NatsSettings, timeoutMs: number) => Promise<NatsConnection>;
 }
 
 /** Exit codes: 0 all loaded, 1 some lines failed, 2 nothing could be done (no file, NATS or a service unreachable). */
@@ -29,10 +29,14 @@ export type ExitCode = 0 | 1 | 2;
 /**
  * Connects once, failing within about `timeoutMs` when no server answers (nats.js would otherwise
  * wait for a first connection forever); once connected it reconnects after a drop as the apps do.
+ * Credentials as the apps take them (libs/platform/src/nats/nats-connection.ts): the importer's
+ * NATS user in NATS_USER and NATS_PASSWORD (or NATS_PASSWORD_FILE), or in NATS_URL.
  */
-export async function connectToNats(url: string, timeoutMs: number): Promise<NatsConnection> {
+export async function connectToNats(settings: NatsSettings, timeoutMs: number): Promise<NatsConnection> {
+  const auth = natsAuth(settings);
   const attempt = connect({
-    servers: url.split(','),
+    servers: auth.servers,
+    ...auth.options,
     name: 'importer',
     waitOnFirstConnect: false,
     timeout: timeoutMs,
@@ -62,6 +66,7 @@ export async function connectToNats(url: string, timeoutMs: number): Promise<Nat
 function describeConnectError(err: unknown, timeoutMs: number): string {
   const code = (err as { code?: string }).code ?? (err as Error).message;
   if (code === 'CONNECTION_REFUSED') return 'connection refused (nothing listens there)';
+  if (isNatsAuthError(err)) return 'it refused the credentials (Authorization Violation)';
   if (code === 'TIMEOUT') return `no NATS answer within ${Math.round(timeoutMs / 1000)} s`;
   return (err as Error).message;
 }
@@ -69,6 +74,22 @@ function describeConnectError(err: unknown, timeoutMs: number): string {
 function whereFrom(env: NodeJS.ProcessEnv): string {
   return env.NATS_URL ? 'from NATS_URL' : `NATS_URL is not set, so the default ${DEFAULT_NATS_URL}`;
 }
+
+/** The importer's NATS settings, by the names the apps use. */
+export function natsSettings(env: NodeJS.ProcessEnv): NatsSettings {
+  const value = (name: string) => env[name] || undefined;
+  return {
+    NATS_URL: env.NATS_URL || DEFAULT_NATS_URL,
+    NATS_USER: value('NATS_USER'),
+    NATS_PASSWORD: value('NATS_PASSWORD'),
+    NATS_PASSWORD_FILE: value('NATS_PASSWORD_FILE'),
+    NATS_CREDENTIALS_FILE: value('NATS_CREDENTIALS_FILE'),
+  };
+}
+
+const CREDENTIALS_HINT =
+  'The stack\'s NATS lets each process in with its own user: the importer needs the importer\'s (NATS_USER=importer and NATS_PASSWORD, ' +
+  'or NATS_URL=nats://importer:PASSWORD@HOST:PORT; `npm start` passes them to its demo import, deploy/README.md says where they are kept).\n';
 
 /** Asks each service the file needs whether it is there (`<service>.v1.health.ping`); returns the ones that do not answer. */
 export async function missingServices(bus: Pick<ServiceBus, 'request'>, services: ServiceName[], timeoutMs: number): Promise<Array<{ service: ServiceName; reason: string }>> {
@@ -96,15 +117,25 @@ export async function runImport(cmd: ImportCommand): Promise<ExitCode> {
     stderr.write(`usage: npm run import -- FILE.ndjson${file ? ` (no such file: ${file})` : ''}\n`);
     return 2;
   }
-  const natsUrl = env.NATS_URL || DEFAULT_NATS_URL;
+  const settings = natsSettings(env);
+  // shown without its credentials
+  const natsUrl = parseNatsUrl(settings.NATS_URL).servers.join(',');
+  const problems = natsAuthProblems(settings);
+  if (problems.length > 0) {
+    stderr.write(`NATS credentials: ${problems.join('; ')}\n`);
+    return 2;
+  }
   const connectTimeoutMs = cmd.connectTimeoutMs ?? 5000;
   let nc: NatsConnection;
   try {
-    nc = await (cmd.connect ?? connectToNats)(natsUrl, connectTimeoutMs);
+    nc = await (cmd.connect ?? connectToNats)(settings, connectTimeoutMs);
   } catch (err) {
+    const who = isNatsAuthError(err) ? ` as ${natsAuth(settings).who}` : '';
     stderr.write(
-      `cannot reach NATS at ${natsUrl} (${whereFrom(env)}): ${describeConnectError(err, connectTimeoutMs)}\n` +
-        'Is the stack running? Start it with `npm start`, or point the importer at the NATS server of a running stack: NATS_URL=nats://HOST:PORT npm run import -- FILE\n',
+      `cannot reach NATS at ${natsUrl}${who} (${whereFrom(env)}): ${describeConnectError(err, connectTimeoutMs)}\n` +
+        (isNatsAuthError(err)
+          ? CREDENTIALS_HINT
+          : 'Is the stack running? Start it with `npm start`, or point the importer at the NATS server of a running stack: NATS_URL=nats://HOST:PORT npm run import -- FILE\n'),
     );
     return 2;
   }
@@ -114,6 +145,11 @@ export async function runImport(cmd: ImportCommand): Promise<ExitCode> {
       if (status.type === Events.Disconnect) {
         progress?.clear();
         stderr.write(`lost the connection to NATS at ${natsUrl}; reconnecting...\n`);
+      } else if (status.type === Events.Error && status.permissionContext) {
+        // a request NATS does not let this user make would otherwise only time out
+        progress?.clear();
+        const { operation, subject } = status.permissionContext;
+        stderr.write(`NATS at ${natsUrl} refused to let this user ${operation === 'publish' ? 'publish to' : 'subscribe to'} ${subject} (permissions violation). ${CREDENTIALS_HINT}`);
       }
     }
   })().catch(() => undefined);

@@ -1,2 +1,3 @@
 export * from './terms';
 export * from './term-index';
+export * from './rank-keys';

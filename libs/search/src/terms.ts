@@ -57,6 +57,37 @@ function runs(text: string): Runs {
   return out;
 }
 
+/** The words and CJK runs of `text`, normalised, in their order. */
+function tokens(text: string): string[] {
+  const out: string[] = [];
+  let current = '';
+  let kind: 'cjk' | 'word' | undefined;
+  for (const ch of normalize(text)) {
+    const next = CJK.test(ch) ? 'cjk' : WORD.test(ch) ? 'word' : undefined;
+    if (next !== kind && current) {
+      out.push(kind === 'word' ? current.slice(0, MAX_WORD) : current);
+      current = '';
+    }
+    kind = next;
+    if (next) current += ch;
+  }
+  if (current) out.push(kind === 'word' ? current.slice(0, MAX_WORD) : current);
+  return out;
+}
+
+/** Longest exact key kept: longer titles are compared by their start (index keys stay small). */
+const MAX_EXACT_KEY = 200;
+
+/**
+ * A text as "exact match" compares it: its words and CJK runs in order, case, width and
+ * punctuation ignored ("Zebrafish!" = "ZEBRAFISH", "三体II：黑暗森林" = "三体ii 黑暗森林").
+ * Stored for titles at write time and compared for equality with the query's, so an exact title
+ * match is an index lookup.
+ */
+export function exactKey(text: string | undefined | null): string {
+  return text ? tokens(text).join(' ').slice(0, MAX_EXACT_KEY) : '';
+}
+
 function bigrams(run: string): string[] {
   const chars = [...run];
   const out: string[] = [];

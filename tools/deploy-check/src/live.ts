@@ -1,7 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureNatsServer, freePort, Log, ManagedProcess, portAcceptsConnections, Stack, waitFor } from '@plaza/stack';
+import { ensureNatsServer, freePort, Log, ManagedProcess, NATS_USERS, natsPasswordVariable, newNatsPassword, portAcceptsConnections, Stack, waitFor } from '@plaza/stack';
 import type { ProbeTarget } from './checks';
 
 export interface ProbeResult {
@@ -92,4 +93,19 @@ export async function probeNats(paths: string[], log: Log): Promise<ProbeResult[
     await proc.stop();
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * nats-server's own check (`-t`) of each configuration file, with what the deployments give it in
+ * its environment: every user's password (as the compose and Kubernetes environments do; a
+ * missing one fails) and the pod name Kubernetes' file uses.
+ */
+export function testNatsConfigs(files: string[], log: Log): string[] {
+  const binary = ensureNatsServer(log);
+  const env: NodeJS.ProcessEnv = { ...process.env, POD_NAME: 'nats-0' };
+  for (const user of NATS_USERS) env[natsPasswordVariable(user)] = newNatsPassword();
+  return files.flatMap((file) => {
+    const result = spawnSync(binary, ['-c', file, '-t'], { env, encoding: 'utf8' });
+    return result.status === 0 ? [] : [`nats-server -t ${file}: ${(result.stderr || result.stdout).trim()}`];
+  });
 }

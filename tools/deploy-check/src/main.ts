@@ -24,7 +24,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { load } from 'js-yaml';
 import { NATS_MAX_PAYLOAD_BYTES } from '@plaza/platform';
-import { workspaceRoot } from '@plaza/stack';
+import { NATS_AUTH_FILES, renderNatsAuthorization, workspaceRoot } from '@plaza/stack';
 import {
   APPS,
   checkAreaCompleteness,
@@ -58,7 +58,8 @@ import {
   schemaLocation,
 } from './installers';
 import { checkAppEnv, composeEnv, k8sEnv, loadAppConfig } from './app-config';
-import { probeNats, probeRealApps } from './live';
+import { probeNats, probeRealApps, testNatsConfigs } from './live';
+import { checkComposeNatsCredentials, checkK8sNatsCredentials, checkNatsAuthRendered, checkNatsConfigIncludesUsers, checkNatsUsers } from './nats-users';
 import { deployRoot, K8sObject, kustomizationDirs, render, Rendered, RuleGroup } from './manifests';
 import {
   annotationTargets,
@@ -130,6 +131,8 @@ async function main(): Promise<void> {
   let kustomize = '';
   let kubeconform = '';
   let compose: ComposeConfig | undefined;
+  // the NATS users and permissions, as tools/stack/src/nats-auth.ts has them
+  const natsUsers = renderNatsAuthorization();
 
   say('=== tools ===');
   await step('kustomize', () => {
@@ -187,6 +190,7 @@ async function main(): Promise<void> {
         ...checkAreaCompleteness(r.objects),
         ...checkMetricsAnnotations(r.objects),
         ...checkPrometheusRules(r.objects),
+        ...checkK8sNatsCredentials(r.objects, natsUsers),
       ];
       if (full.includes(r)) problems.push(...checkEnvironment(r.objects));
       return problems;
@@ -224,6 +228,11 @@ async function main(): Promise<void> {
   const model = composeModel;
   const everything = fullModel;
   if (everything) await step('compose rules', () => checkCompose(everything, envGrace));
+  if (everything) {
+    await step('compose: NATS has a user per app, each app (and the seed, as the importer) connects as its own with the password NATS has for it', () =>
+      checkComposeNatsCredentials(everything),
+    );
+  }
   if (everything && model) {
     await step('compose observability: Prometheus targets and rules, OpenTelemetry Collector, Grafana, OTEL_* variables, the gateway\'s admin port', () =>
       checkComposeObservability(everything, model, mountedFiles(root, everything)),
@@ -240,6 +249,15 @@ async function main(): Promise<void> {
   await step(`Grafana dashboard ${dashboardFile}`, () => {
     dashboard = JSON.parse(readFileSync(join(root, dashboardFile), 'utf8')) as typeof dashboard;
     return checkDashboard(dashboard);
+  });
+  const natsConfigs = ['deploy/docker/nats.conf', 'deploy/k8s/base/nats/nats.conf'];
+  await step('NATS users and permissions: the rendered table, a user with permissions per process, included by compose\'s and Kubernetes\' configuration', () => {
+    const files = Object.fromEntries(NATS_AUTH_FILES.map((f) => [f, readFileSync(join(root, f), 'utf8')]));
+    return [
+      ...checkNatsAuthRendered(files, natsUsers),
+      ...Object.entries(files).flatMap(([f, text]) => checkNatsUsers(f, text)),
+      ...checkNatsConfigIncludesUsers(Object.fromEntries(natsConfigs.map((f) => [f, readFileSync(join(root, f), 'utf8')]))),
+    ];
   });
   await step('NATS carries the largest answer a service sends (max_payload, compose and Kubernetes)', () => {
     const configs = ['deploy/docker/nats.conf', 'deploy/k8s/base/nats/nats.conf'];
@@ -338,6 +356,9 @@ async function main(): Promise<void> {
         return bad.length ? bad : live.shutdowns.map((s) => `${s.app} ${s.ms}ms`).join(', ');
       });
     }
+    await step('nats: nats-server accepts compose\'s and Kubernetes\' configuration with its users (nats-server -t)', () =>
+      testNatsConfigs(natsConfigs.map((f) => join(root, f)), (line) => say(`      ${line}`)),
+    );
     const nats = prod?.objects.find((o) => o.kind === 'StatefulSet' && o.metadata.name === 'nats');
     const natsContainer = nats?.spec?.template?.spec.containers[0];
     const natsPaths = [natsContainer?.readinessProbe, natsContainer?.livenessProbe, natsContainer?.startupProbe]

@@ -42,6 +42,8 @@ export interface K8sObject {
     /** Deployments and PDBs: `matchLabels`; Services: the labels themselves. */
     selector?: { matchLabels?: Record<string, string>; [label: string]: unknown };
     template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec };
+    /** CronJobs: the Job they make. */
+    jobTemplate?: { spec?: { template?: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: PodSpec } } };
     volumeClaimTemplates?: unknown[];
     scaleTargetRef?: { kind: string; name: string };
     minReplicas?: number;

@@ -1,11 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { ensureSchemathesis, installEngines } from './engines';
 import { Stack } from './stack';
 import { dataDir, workspaceRoot } from './paths';
 import { InterruptedError, portAcceptsConnections } from './processes';
+import { NATS_AUTH_FILES, renderNatsAuthorization } from './nats-auth';
 
 const say = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -127,7 +128,8 @@ async function start(): Promise<void> {
       if (stopping) return;
       // the importer prints its own progress (a line rewritten in a terminal, periodic lines in a log)
       const importerMain = join(workspaceRoot(), 'apps/importer/dist/main.js');
-      const code = await run(process.execPath, [importerMain, file], { NATS_URL: stack.natsUrl }, 'inherit', (child) => (importer = child));
+      // as the importer's NATS user on the stack's own NATS; on a NATS_URL given, with what the environment says
+      const code = await run(process.execPath, [importerMain, file], stack.importerEnv(), 'inherit', (child) => (importer = child));
       importer = undefined;
       if (stopping) return;
       if (code !== 0) say(`the demo import reported problems (exit ${code}); the stack keeps running`);
@@ -197,6 +199,8 @@ async function test(): Promise<void> {
     { name: 'unit', command: process.execPath, args: [jest, '-c', join(root, 'jest.config.js')] },
     { name: 'deploy', command: process.execPath, args: [join(root, 'tools/deploy-check/dist/main.js')] },
     { name: 'e2e', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.config.js')] },
+    // the suites that reach an engine-specific branch, or write, again with the services on the MongoDB branch (docs/ENGINES.md)
+    { name: 'e2e-mongodb', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.mongodb.config.js')] },
     // schemathesis against /v2/openapi.json on a stack of its own (docs/RELIABILITY-fuzz.md)
     { name: 'fuzz', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.fuzz.config.js')] },
     { name: 'faults', command: process.execPath, args: [jest, '-c', join(root, 'apps/api-e2e/jest.faults.config.js')] },
@@ -218,10 +222,19 @@ async function test(): Promise<void> {
   process.exit(results.every((r) => r.code === 0) ? 0 : 1);
 }
 
+/** `cli.js nats-auth`: writes the NATS users and permissions (nats-auth.ts) into the deployment files that carry them. */
+async function natsAuth(): Promise<void> {
+  const text = renderNatsAuthorization();
+  for (const file of NATS_AUTH_FILES) {
+    writeFileSync(join(workspaceRoot(), file), text);
+    say(`wrote ${file}`);
+  }
+}
+
 const command = process.argv[2];
-const commands: Record<string, () => Promise<void>> = { start, test, setup };
+const commands: Record<string, () => Promise<void>> = { start, test, setup, 'nats-auth': natsAuth };
 if (!commands[command]) {
-  process.stderr.write('usage: cli.js start|test|setup\n');
+  process.stderr.write('usage: cli.js start|test|setup|nats-auth\n');
   process.exit(2);
 }
 commands[command]().catch((err: unknown) => {

@@ -2,3 +2,4 @@ export * from './paths';
 export * from './engines';
 export * from './processes';
 export * from './stack';
+export * from './nats-auth';

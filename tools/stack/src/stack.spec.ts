@@ -1,6 +1,7 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { InterruptedError, portAcceptsConnections } from './processes';
+import { NATS_USERS, natsPasswordVariable } from './nats-auth';
+import { InterruptedError, ManagedProcess, portAcceptsConnections } from './processes';
 import { Stack, StackOptions } from './stack';
 import { alive, descendants, eventually, FakeAppBehaviour, FakeGoBehaviour, FakeMachine } from './test-fakes';
 
@@ -131,5 +132,58 @@ describe('Stack start interrupted (Ctrl-C)', () => {
     abort.abort();
     await expect(starting).rejects.toBeInstanceOf(InterruptedError);
     await expectAllGone();
+  });
+});
+
+/** The environment a running process was started with (Linux). */
+function environmentOf(proc: ManagedProcess | undefined): Record<string, string> {
+  const text = readFileSync(`/proc/${proc?.pid}/environ`, 'utf8');
+  return Object.fromEntries(text.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
+}
+
+describe('Stack NATS credentials (issue 25)', () => {
+  it('gives each app its own NATS user and password, and the server every password', async () => {
+    const stack = await start({});
+    const secrets = JSON.parse(readFileSync(join(machine.data, 'secrets.json'), 'utf8')) as { nats: Record<string, string> };
+    expect(Object.keys(secrets.nats).sort()).toEqual([...NATS_USERS].sort());
+    expect(new Set(Object.values(secrets.nats)).size).toBe(NATS_USERS.length);
+    const server = environmentOf(stack.nats?.process);
+    for (const user of NATS_USERS) expect(server[natsPasswordVariable(user)]).toBe(secrets.nats[user]);
+    for (const app of ['identity', 'book', 'movie', 'note', 'event', 'gateway'] as const) {
+      const env = environmentOf(stack.apps.get(app));
+      expect({ app, user: env.NATS_USER, password: env.NATS_PASSWORD, url: env.NATS_URL }).toEqual({ app, user: app, password: secrets.nats[app], url: stack.natsServerUrl });
+      // nobody else's password
+      for (const user of NATS_USERS) if (user !== app) expect(Object.values(env)).not.toContain(secrets.nats[user]);
+    }
+    expect(stack.natsServerUrl).toMatch(/^nats:\/\/127\.0\.0\.1:\d+$/);
+    // the address for the importer and the tests carries the importer's credentials
+    expect(stack.natsUrl).toBe(stack.natsServerUrl.replace('nats://', `nats://importer:${secrets.nats.importer}@`));
+    expect(stack.natsUrlAs('book')).toBe(stack.natsServerUrl.replace('nats://', `nats://book:${secrets.nats.book}@`));
+    expect(stack.natsCredentials('gateway')).toEqual({ user: 'gateway', password: secrets.nats.gateway });
+    expect(stack.importerEnv()).toEqual({ NATS_URL: stack.natsServerUrl, NATS_USER: 'importer', NATS_PASSWORD: secrets.nats.importer, NATS_PASSWORD_FILE: '', NATS_CREDENTIALS_FILE: '' });
+  });
+
+  it('keeps the passwords of a data folder, and adds them to one made before NATS had users', async () => {
+    mkdirSync(machine.data, { recursive: true });
+    writeFileSync(join(machine.data, 'secrets.json'), JSON.stringify({ PICTURE_SIGNING_KEY: 'kept' }));
+    await (await start({})).stop();
+    stacks.length = 0;
+    const first = JSON.parse(readFileSync(join(machine.data, 'secrets.json'), 'utf8')) as { PICTURE_SIGNING_KEY: string; nats: Record<string, string> };
+    expect(first.PICTURE_SIGNING_KEY).toBe('kept');
+    expect(Object.keys(first.nats).sort()).toEqual([...NATS_USERS].sort());
+    const stack = await start({});
+    expect(JSON.parse(readFileSync(join(machine.data, 'secrets.json'), 'utf8'))).toEqual(first);
+    expect(environmentOf(stack.apps.get('gateway')).PICTURE_SIGNING_KEY).toBe('kept');
+  });
+
+  it('passes no credentials of its own on a NATS given by URL', async () => {
+    const stack = await start({}, {}, { natsUrl: 'nats://nats.example:4222' });
+    expect(stack.natsUrl).toBe('nats://nats.example:4222');
+    expect(stack.natsCredentials('book')).toBeUndefined();
+    expect(stack.natsUrlAs('book')).toBe('nats://nats.example:4222');
+    expect(stack.importerEnv()).toEqual({ NATS_URL: 'nats://nats.example:4222' });
+    const env = environmentOf(stack.apps.get('book'));
+    expect(env.NATS_URL).toBe('nats://nats.example:4222');
+    expect(env.NATS_USER).toBeUndefined();
   });
 });

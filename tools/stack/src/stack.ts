@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseEngine, EngineBinaries, installEngines, Log, readEngineVersion } from './engines';
+import { NATS_USERS, natsPasswordVariable, NatsUser, newNatsPassword } from './nats-auth';
 import { workspaceRoot } from './paths';
 import { allOrAbort, freePort, httpStatus, InterruptedError, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
 
@@ -66,6 +67,13 @@ interface EngineProcess {
   kind: string;
 }
 
+/** secrets.json of a data folder. */
+interface LocalSecrets {
+  PICTURE_SIGNING_KEY: string;
+  /** Each NATS user's password. */
+  nats: Record<NatsUser, string>;
+}
+
 /** One step of start-up, for the log and for tests of the order. */
 export type StartStep = 'install' | 'engines' | 'services' | 'gateway' | 'ready';
 
@@ -80,14 +88,22 @@ export class Stack {
   mongo?: EngineProcess;
   nats?: EngineProcess;
   mongoUrl!: string;
+  /**
+   * The NATS address for clients outside the stack (the importer, tests, the benchmark): with the
+   * importer's credentials in it when the stack runs its own NATS (`nats://importer:…@127.0.0.1:…`),
+   * so `NATS_URL=$natsUrl npm run import -- FILE` loads into it. Another role's address:
+   * `natsUrlAs(user)`; the bare address: `natsServerUrl`.
+   */
   natsUrl!: string;
+  /** The NATS address without credentials (the apps get theirs in NATS_USER and NATS_PASSWORD). */
+  natsServerUrl!: string;
   baseUrl!: string;
   gatewayPort!: number;
   /** The gateway's admin listener (`/metrics`, its own `/ready`), never the public port. */
   adminUrl!: string;
   /** The steps start-up went through, in order (what the unit tests check). */
   readonly steps: StartStep[] = [];
-  private secrets!: Record<string, string>;
+  private secrets!: LocalSecrets;
   private binaries: EngineBinaries = {};
   private readonly log: Log;
 
@@ -155,13 +171,49 @@ export class Stack {
     return [...this.apps.values(), ...(this.nats ? [this.nats.process] : []), ...(this.mongo ? [this.mongo.process] : [])];
   }
 
-  /** Secrets shared by the apps, made once per data folder so that restarts keep them. */
-  private loadSecrets(): Record<string, string> {
+  /**
+   * Secrets, made once per data folder so that restarts keep them: those every app gets (the
+   * picture signing key) and each NATS user's password (`nats`: the server and that user's app
+   * only). A folder made before NATS had users gets the passwords it lacks.
+   */
+  private loadSecrets(): LocalSecrets {
     const file = join(this.options.dataDir, 'secrets.json');
-    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
-    const secrets = { PICTURE_SIGNING_KEY: randomBytes(32).toString('base64url') };
-    writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-    return secrets;
+    const secrets = (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Partial<LocalSecrets>;
+    const missing = !secrets.PICTURE_SIGNING_KEY || NATS_USERS.some((u) => !secrets.nats?.[u]);
+    secrets.PICTURE_SIGNING_KEY ||= randomBytes(32).toString('base64url');
+    secrets.nats = Object.fromEntries(NATS_USERS.map((u) => [u, secrets.nats?.[u] || newNatsPassword()])) as Record<NatsUser, string>;
+    if (missing) writeFileSync(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    return secrets as LocalSecrets;
+  }
+
+  /** A NATS user's name and password on this stack's own NATS; none on a NATS given by URL. */
+  natsCredentials(user: NatsUser): { user: string; password: string } | undefined {
+    return this.nats ? { user, password: this.secrets.nats[user] } : undefined;
+  }
+
+  /** The NATS address with `user`'s credentials in it (the bare address on a NATS given by URL). */
+  natsUrlAs(user: NatsUser): string {
+    const credentials = this.natsCredentials(user);
+    if (!credentials) return this.natsServerUrl;
+    const url = new URL(this.natsServerUrl);
+    url.username = credentials.user;
+    url.password = credentials.password;
+    return url.toString().replace(/\/$/, '');
+  }
+
+  /**
+   * What an app needs to connect as `user`; the other ways of giving credentials are emptied (an
+   * empty value is unset), so that none inherited from the caller's environment conflicts. Nothing
+   * on a NATS given by URL: its URL or the environment says.
+   */
+  natsEnv(user: NatsUser): Record<string, string> {
+    const credentials = this.natsCredentials(user);
+    return credentials ? { NATS_USER: credentials.user, NATS_PASSWORD: credentials.password, NATS_PASSWORD_FILE: '', NATS_CREDENTIALS_FILE: '' } : {};
+  }
+
+  /** The environment the importer runs with against this stack (`npm start`'s demo import): the importer's NATS credentials. */
+  importerEnv(): Record<string, string> {
+    return { ...this.natsEnv('importer'), NATS_URL: this.natsServerUrl };
   }
 
   private async startMongo(signal?: AbortSignal): Promise<void> {
@@ -213,7 +265,7 @@ export class Stack {
 
   private async startNats(signal?: AbortSignal): Promise<void> {
     if (this.options.natsUrl) {
-      this.natsUrl = this.options.natsUrl;
+      this.natsUrl = this.natsServerUrl = this.options.natsUrl;
       return;
     }
     const binary = this.binaries.natsServer;
@@ -221,11 +273,13 @@ export class Stack {
     const port = this.nats?.port || this.options.natsPort || (await freePort());
     const storeDir = join(this.options.dataDir, 'nats');
     mkdirSync(storeDir, { recursive: true });
-    // compose's settings (max_payload: every answer is one message), in the file deploy-check checks
+    // compose's file (max_payload: every answer is one message; its users and their permissions,
+    // issue 25), which deploy-check checks; it reads each user's password from the environment
     const configFile = join(workspaceRoot(), 'deploy', 'docker', 'nats.conf');
     const proc = new ManagedProcess('nats', {
       command: binary,
       args: ['-c', configFile, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', 'plaza-local'],
+      env: Object.fromEntries(NATS_USERS.map((u) => [natsPasswordVariable(u), this.secrets.nats[u]])),
       logFile: join(this.logDir, 'nats.log'),
     });
     this.nats = { process: proc.start(), port, version: this.nats?.version ?? 'unknown', kind: 'nats-server' };
@@ -235,19 +289,21 @@ export class Stack {
       waitFor(`nats-server on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `nats-server exited:\n${proc.tail()}`), signal),
     ]);
     this.nats.version = version;
-    this.natsUrl = `nats://127.0.0.1:${port}`;
+    this.natsServerUrl = `nats://127.0.0.1:${port}`;
+    this.natsUrl = this.natsUrlAs('importer');
   }
 
-  /** Environment every app gets. */
+  /** Environment every app gets (its NATS credentials are added per app: natsEnv). */
   commonEnv(): Record<string, string> {
+    const shared = Object.entries(this.secrets).filter((e): e is [string, string] => typeof e[1] === 'string');
     return {
-      NATS_URL: this.natsUrl,
+      NATS_URL: this.natsServerUrl,
       MONGO_URL: this.mongoUrl,
       PUBLIC_API_URL: this.baseUrl,
       PUBLIC_WEB_URL: `${this.baseUrl}/web`,
       LOG_LEVEL: process.env.LOG_LEVEL || 'info',
       NODE_ENV: process.env.NODE_ENV || 'development',
-      ...this.secrets,
+      ...Object.fromEntries(shared),
       ...this.options.env,
     };
   }
@@ -269,7 +325,7 @@ export class Stack {
       command: process.execPath,
       // services allocate little: a small young generation keeps each process's idle RSS ~12 MiB lower
       args: [...this.nodeFlags(), ...V8_FLAGS, '--max-semi-space-size=2', ...(this.options.nodeArgs?.[service] ?? []), this.entryPoint(service)],
-      env: { ...this.commonEnv(), HEALTH_PORT: String(healthPort), ...extra, ...this.options.appEnv?.[service] },
+      env: { ...this.commonEnv(), ...this.natsEnv(service), HEALTH_PORT: String(healthPort), ...extra, ...this.options.appEnv?.[service] },
       logFile: join(this.logDir, `${name}.log`),
     });
     (proc as ManagedProcess & { healthPort?: number }).healthPort = healthPort;
@@ -281,7 +337,7 @@ export class Stack {
     return new ManagedProcess(name, {
       command: process.execPath,
       args: [...this.nodeFlags(), ...V8_FLAGS, ...(this.options.nodeArgs?.gateway ?? []), this.entryPoint('gateway')],
-      env: { ...this.commonEnv(), PORT: String(port), HOST: host, ADMIN_PORT: String(adminPort), ...env },
+      env: { ...this.commonEnv(), ...this.natsEnv('gateway'), PORT: String(port), HOST: host, ADMIN_PORT: String(adminPort), ...env },
       logFile: join(this.logDir, `${name}.log`),
     });
   }

@@ -3,7 +3,7 @@ import { connect } from 'nats';
 import { Apps } from '../support/fixtures';
 import { tokenFor } from '../support/auth';
 import { ApiResponse, del, expectError, get, post, put } from '../support/http';
-import { stackInfo } from '../support/stack-info';
+import { natsOptionsAs, stackInfo } from '../support/stack-info';
 import { acquire } from '../support/exclusive';
 import { readCutList } from '../support/paging';
 import { BookUsers, GIF, MISSING_BOOK, multipart, PNG, WEBP } from './book-support';
@@ -26,7 +26,8 @@ async function fetchPicture(url: string): Promise<{ status: number; type: string
 
 /** How many annotation pictures the object store holds (to prove failed writes leave none behind). */
 async function storedBookPictures(): Promise<number> {
-  const nc = await connect({ servers: stackInfo().natsUrl });
+  // as the book service, which lists the store to sweep its staged pictures
+  const nc = await connect(natsOptionsAs('book'));
   try {
     const os = await nc.jetstream().views.os('pictures');
     return (await os.list()).filter((info) => info.name.startsWith('book-') && !info.deleted).length;

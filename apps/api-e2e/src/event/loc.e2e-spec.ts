@@ -2,7 +2,7 @@ import { ResolvedLoc, RESOLVE_LOC } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import { connect, NatsConnection } from 'nats';
 import { expectError, get } from '../support/http';
-import { stackInfo } from '../support/stack-info';
+import { natsOptionsAs } from '../support/stack-info';
 import { Locs } from './event-fixtures';
 
 const LOC_FIELDS = ['habitable', 'id', 'name', 'parent', 'uid'];
@@ -83,7 +83,8 @@ describe('event.v1.loc.resolve (asked by the movie service for in_theaters?city=
   let bus: ServiceBus;
 
   beforeAll(async () => {
-    nc = await connect({ servers: stackInfo().natsUrl });
+    // as the movie service, which asks it
+    nc = await connect(natsOptionsAs('movie'));
     bus = new ServiceBus(nc);
   });
   afterAll(async () => {

@@ -3,7 +3,7 @@ import { connect, NatsConnection } from 'nats';
 import { tokenFor } from '../support/auth';
 import { user } from '../support/fixtures';
 import { ApiResponse, post } from '../support/http';
-import { stackInfo } from '../support/stack-info';
+import { natsOptionsAs, stackInfo } from '../support/stack-info';
 
 /**
  * Users of fixtures/note.ndjson (ids 4000s), one group per spec file so files running side by
@@ -109,7 +109,8 @@ export async function withNoteDatabase<T>(use: (db: ReturnType<MongoClient['db']
 
 /** Keys of the note pictures in the shared picture store (staged ones included). */
 export async function notePictureKeys(): Promise<Set<string>> {
-  const nc: NatsConnection = await connect({ servers: stackInfo().natsUrl });
+  // as the note service, which lists the store to sweep its staged pictures
+  const nc: NatsConnection = await connect(natsOptionsAs('note'));
   try {
     const os = await nc.jetstream().views.os('pictures');
     const infos = await os.list();

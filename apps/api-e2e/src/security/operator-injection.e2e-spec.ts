@@ -124,6 +124,11 @@ const INPUTS: Record<string, Inputs> = {
   'POST /v2/event/:id/wishers': { path: () => ({ id: EVENT }), hidden: true },
   'DELETE /v2/event/:id/wishers': { path: () => ({ id: EVENT }), hidden: true },
 
+  // ---- users (public fields only: nothing to reach but profiles)
+  'GET /v2/user/~me': { path: none },
+  'GET /v2/user/:name': { path: () => ({ name: owner.uid }) },
+  'GET /v2/user': { path: none, query: ['q'] },
+
   // ---- pictures: a private one, which only its signature opens
   'GET /v2/picture/:name': { path: (t) => ({ name: t.picture }), query: ['ck', 'e'], hidden: true },
 

@@ -21,7 +21,9 @@ export async function startGateway(env: Record<string, string>): Promise<ExtraGa
     args: [join(__dirname, '..', '..', '..', 'gateway', 'dist', 'main.js')],
     env: {
       NODE_ENV: 'test',
-      NATS_URL: info.natsUrl,
+      NATS_URL: info.natsServerUrl,
+      NATS_USER: info.natsUsers.gateway.user,
+      NATS_PASSWORD: info.natsUsers.gateway.password,
       MONGO_URL: info.mongoUrl,
       PICTURE_SIGNING_KEY: info.pictureSigningKey,
       PUBLIC_API_URL: info.baseUrl,

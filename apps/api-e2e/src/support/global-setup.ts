@@ -1,4 +1,4 @@
-import { Stack } from '@plaza/stack';
+import { NATS_USERS, Stack } from '@plaza/stack';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +54,8 @@ export default async function globalSetup(): Promise<void> {
     JSON.stringify({
       baseUrl: stack.baseUrl,
       natsUrl: stack.natsUrl,
+      natsServerUrl: stack.natsServerUrl,
+      natsUsers: Object.fromEntries(NATS_USERS.map((user) => [user, stack.natsCredentials(user)])),
       mongoUrl: stack.mongoUrl,
       dataDir,
       pictureSigningKey: secrets.PICTURE_SIGNING_KEY,

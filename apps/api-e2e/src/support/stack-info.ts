@@ -1,8 +1,15 @@
+import type { NatsUser } from '@plaza/stack';
 import { existsSync, readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'nats';
 
 export interface StackInfo {
   baseUrl: string;
+  /** With the importer's NATS credentials in it (what the importer is given). */
   natsUrl: string;
+  /** The NATS address without credentials. */
+  natsServerUrl: string;
+  /** Each NATS user's name and password (tools/stack/src/nats-auth.ts). */
+  natsUsers: Record<NatsUser, { user: string; password: string }>;
   mongoUrl: string;
   dataDir: string;
   pictureSigningKey: string;
@@ -22,4 +29,15 @@ export function stackInfo(): StackInfo {
     cached = JSON.parse(readFileSync(file, 'utf8')) as StackInfo;
   }
   return cached;
+}
+
+/**
+ * nats.js options to connect to the shared stack's NATS as one of its users: a test that talks to
+ * NATS directly does so with the credentials of the process it stands in for, and is allowed
+ * what that process is allowed (NATS permissions, issue 25).
+ */
+export function natsOptionsAs(user: NatsUser): ConnectionOptions {
+  const info = stackInfo();
+  const { user: name, password } = info.natsUsers[user];
+  return { servers: info.natsServerUrl, user: name, pass: password };
 }

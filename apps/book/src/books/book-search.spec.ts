@@ -1,36 +1,54 @@
+import { LocalSearchIndex, searchQuery } from '@plaza/service-kit';
 import { BookDocument } from './book.schema';
-import { rankBooks } from './book-search';
+import { bookSearchFields, bookTagRanks, withSearchFields } from './book-search';
 import { tagKey } from './book-view';
+import { indexTerms } from '@plaza/search';
 
 const book = (id: string, title: string, raters = 0, extra: Partial<BookDocument> = {}): BookDocument =>
-  ({
+  withSearchFields({
     _id: id, title, origin_title: '', alt_title: '', subtitle: '', author: [], translator: [], publisher: '',
     base_rating: { num: raters, average: 7 }, user_rating: { num: 0, sum: 0 }, base_tags: [], user_tags: {},
+    search_terms: indexTerms(title, ...(extra.author ?? [])),
     ...extra,
-  }) as unknown as BookDocument;
+  } as unknown as BookDocument);
 
-describe('search ranking', () => {
-  it('puts the exact title before a more popular longer one', () => {
-    const ranked = rankBooks([book('2', '蝴蝶梦的解析', 5000), book('1', '蝴蝶梦', 10)], '蝴蝶梦', undefined);
-    expect(ranked.map((b) => b._id)).toEqual(['1', '2']);
+/** The order the local engine gives (the MongoDB branch's tiers are checked against the same fields in e2e). */
+async function ranked(books: BookDocument[], q: string | undefined, tag?: string): Promise<string[]> {
+  const index = new LocalSearchIndex<BookDocument>(bookSearchFields, bookTagRanks);
+  await index.ready(async function* () {
+    yield* books;
+  });
+  return index.page(searchQuery(q, tag), { start: 0, count: 100, limit: 1000 }).ids;
+}
+
+describe('search ranking fields', () => {
+  it('puts the exact title before a more popular longer one', async () => {
+    expect(await ranked([book('2', '蝴蝶梦的解析', 5000), book('1', '蝴蝶梦', 10)], '蝴蝶梦')).toEqual(['1', '2']);
   });
 
-  it('orders equally relevant books by raters, then id', () => {
-    const ranked = rankBooks([book('3', 'Volume', 1), book('2', 'Volume', 9), book('1', 'Volume', 1)], 'volume', undefined);
-    expect(ranked.map((b) => b._id)).toEqual(['2', '1', '3']);
+  it('orders equally relevant books by raters, then id', async () => {
+    expect(await ranked([book('3', 'Volume', 1), book('2', 'Volume', 9), book('1', 'Volume', 1), book('10', 'Volume', 1)], 'volume')).toEqual(['2', '1', '3', '10']);
   });
 
-  it('ranks a title match above an author match', () => {
-    const ranked = rankBooks([book('1', 'Other', 0, { author: ['River'] }), book('2', 'River', 0)], 'river', undefined);
-    expect(ranked.map((b) => b._id)).toEqual(['2', '1']);
+  it('ranks a title match above an author match', async () => {
+    expect(await ranked([book('1', 'Other', 900, { author: ['River'] }), book('2', 'River Bank', 0)], 'river')).toEqual(['2', '1']);
   });
 
-  it('ranks tag searches by how often the book got the tag, users included, and drops zero counts', () => {
+  it('ranks tag searches by how often the book got the tag, users included, and drops zero counts', async () => {
     const rows = [
       book('1', 'a', 0, { base_tags: [{ name: 'Poetry', count: 3 }] }),
       book('2', 'b', 0, { base_tags: [{ name: 'poetry', count: 1 }], user_tags: { [tagKey('poetry')]: 4 } }),
       book('3', 'c', 0, { user_tags: { [tagKey('poetry')]: 0 } }),
     ];
-    expect(rankBooks(rows, undefined, 'POETRY').map((b) => b._id)).toEqual(['2', '1']);
+    expect(await ranked(rows, undefined, 'poetry')).toEqual(['2', '1']);
+    expect(rows[2].tag_keys).toEqual([]);
+  });
+
+  it('stores what the order needs: title terms and keys, the rank, the tags in use', () => {
+    const doc = book('7', 'Ｚebrafish: A Life', 12, { origin_title: 'Zebrafish', base_tags: [{ name: 'Bio', count: 2 }, { name: 'gone', count: 0 }] });
+    expect(doc.title_keys).toEqual(['zebrafish a life', 'zebrafish']);
+    expect(doc.title_terms).toEqual(expect.arrayContaining(['zebrafish', 'life']));
+    expect(doc.search_rank < book('8', 'x', 11).search_rank).toBe(true);
+    expect(doc.tag_keys).toEqual(['bio']);
   });
 });

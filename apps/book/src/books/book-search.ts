@@ -1,55 +1,50 @@
-import { relevance, WeightedText } from '@plaza/search';
-import type { SearchCard } from './book-search-index';
+import { RankedSearchFields } from '@plaza/service-kit';
+import { exactKey, indexTerms, searchRank, tagRank } from '@plaza/search';
+import type { BookDocument } from './book.schema';
 import { mergeTags, raterCount, tagSearchKey } from './book-view';
 
-/** How much a book's popularity adds to its score: enough to order equally relevant books, never to beat a better match. */
-const POPULARITY_WEIGHT = 0.4;
-
-function weightedFields(row: SearchCard): WeightedText[] {
-  return [
-    { text: row.title, weight: 3 },
-    { text: row.origin_title, weight: 2 },
-    { text: row.alt_title, weight: 2 },
-    { text: row.subtitle, weight: 1 },
-    ...(row.author ?? []).map((text) => ({ text, weight: 2 })),
-    ...(row.translator ?? []).map((text) => ({ text, weight: 1 })),
-    { text: row.publisher, weight: 0.5 },
-    { text: row.series?.title, weight: 1 },
-  ];
-}
-
-/** The book's count of a tag, compared as `tag=` compares (case and width ignored). */
-export function tagCount(row: SearchCard, tag: string): number {
-  const key = tagSearchKey(tag);
-  return mergeTags(row.base_tags, row.user_tags, Number.MAX_SAFE_INTEGER)
-    .filter((t) => tagSearchKey(t.name) === key)
-    .reduce((sum, t) => sum + t.count, 0);
-}
-
-interface Scored<T> {
-  row: T;
-  score: number;
-  tagged: number;
-  raters: number;
-}
-
 /**
- * Orders the matches of a search: by how well the query matches the title, authors and other
- * fields (`relevance`), plus a little for popularity (raters); for a tag search, by how often the
- * book was given the tag. Ties go to the more rated book, then the lower id, so pages are stable.
- * Books that only ever had the tag (its count fell to 0) are dropped here.
+ * What a book's place in search results depends on, stored with it on every write (import,
+ * ratings, tags), so that MongoDB answers a search page from indexes (RankedSearchFields in
+ * @plaza/service-kit) and the local engine's in-memory index orders the same way:
+ * - `q`: a title (title, original or alternative title) equal to the query first, then books with
+ *   every term in their titles (subtitle included), then every term anywhere (authors,
+ *   translators, publisher, ISBNs); within each, more raters first, then the lower id;
+ * - `tag` alone: the books given the tag most often first (catalogue and users' counts), then the
+ *   lower id (bookTagRanks; kept in `book_tag_ranks` on MongoDB);
+ * - `q` and `tag`: the `q` order among the books with the tag.
  */
-export function rankBooks<T extends SearchCard>(rows: T[], q: string | undefined, tag: string | undefined): T[] {
-  const scored: Scored<T>[] = [];
-  for (const row of rows) {
-    const tagged = tag !== undefined ? tagCount(row, tag) : 0;
-    if (tag !== undefined && tagged === 0) continue;
-    const raters = raterCount(row);
-    const score = q ? relevance(q, weightedFields(row)) + POPULARITY_WEIGHT * Math.log10(1 + raters) : 0;
-    scored.push({ row, score, tagged, raters });
+export function bookSearchFields(doc: BookDocument): RankedSearchFields {
+  const titleTerms = indexTerms(doc.title, doc.origin_title, doc.alt_title, doc.subtitle);
+  return {
+    // the import's terms (bibliographic fields, ISBNs), with the titles' always among them
+    search_terms: [...new Set([...(doc.search_terms ?? []), ...titleTerms])],
+    title_terms: titleTerms,
+    title_keys: [...new Set([doc.title, doc.origin_title, doc.alt_title].map(exactKey).filter(Boolean))],
+    tag_keys: [...bookTagCounts(doc).keys()],
+    search_rank: searchRank(raterCount(doc), doc._id),
+  };
+}
+
+/** The book with its search fields recomputed (the repository calls it before every write). */
+export function withSearchFields(doc: BookDocument): BookDocument {
+  return { ...doc, ...bookSearchFields(doc) };
+}
+
+/** Each tag's search key (case and width ignored) → the book's count of it, only counts above 0. */
+export function bookTagCounts(doc: Pick<BookDocument, 'base_tags' | 'user_tags'>): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const tag of mergeTags(doc.base_tags, doc.user_tags, Number.MAX_SAFE_INTEGER)) {
+    const key = tagSearchKey(tag.name);
+    if (key) counts.set(key, (counts.get(key) ?? 0) + tag.count);
   }
-  scored.sort((a, b) => b.score - a.score || b.tagged - a.tagged || b.raters - a.raters || compareIds(a.row._id, b.row._id));
-  return scored.map((s) => s.row);
+  return counts;
+}
+
+/** The book's place among the books of each of its tags: the tag's count, then the id. */
+export function bookTagRanks(doc: BookDocument): Map<string, string> {
+  const idRank = searchRank(0, doc._id);
+  return new Map([...bookTagCounts(doc)].map(([key, count]) => [key, tagRank(count, idRank)]));
 }
 
 /** Numeric order of digit-string ids. */

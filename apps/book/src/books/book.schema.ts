@@ -1,4 +1,5 @@
 import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
+import { declareRankedSearchIndexes } from '@plaza/service-kit';
 import { Schema as MongooseSchema } from 'mongoose';
 
 /** A tag as the catalogue import gave it. */
@@ -50,17 +51,25 @@ export class BookDocument {
   /** Users' tag counts, keyed by `tagKey(name)` (field names cannot hold every tag's characters). */
   @Prop({ type: MongooseSchema.Types.Mixed, default: () => ({}) }) user_tags!: Record<string, number>;
 
-  /** Search terms of the bibliographic fields (@plaza/search), matched with `$all`. */
+  /**
+   * Search (RankedSearchFields in @plaza/service-kit, computed by the repository on every write:
+   * book-search.ts). `search_terms`: terms of the bibliographic fields, matched with `$all`;
+   * `title_terms`: those of the titles; `title_keys`: the titles as an exact query compares them;
+   * `tag_keys`: normalised names of the tags with a count above 0 (`tag=` with `q`);
+   * `search_rank`: raters then id, the order of equally relevant matches.
+   */
   @Prop({ type: [String], default: [] }) search_terms!: string[];
-  /** Normalised names of every tag the book has or had (`tag=` search; a zero count is filtered on read). */
+  @Prop({ type: [String], default: [] }) title_terms!: string[];
+  @Prop({ type: [String], default: [] }) title_keys!: string[];
   @Prop({ type: [String], default: [] }) tag_keys!: string[];
+  @Prop({ default: '' }) search_rank!: string;
   /** Raised by every write: a replace applies only to the version it was computed from. */
   @Prop({ default: 0 }) rev!: number;
 }
 
 export const BookSchema = SchemaFactory.createForClass(BookDocument);
-// FerretDB v1 ignores these (it scans); production MongoDB uses them
-BookSchema.index({ search_terms: 1 });
-BookSchema.index({ tag_keys: 1 });
-BookSchema.index({ 'series.id': 1 });
+// FerretDB v1 ignores these (it scans, and the local branch searches in memory); MongoDB answers
+// every search page from them (shared/indexes.spec.ts)
+declareRankedSearchIndexes(BookSchema, { tagOrder: false });
+BookSchema.index({ 'series.id': 1, _id: 1 });
 

@@ -1,6 +1,8 @@
 import { BookDocument } from './book.schema';
 import { DatabaseEngine } from '@plaza/service-kit';
 import { applyDelta, BooksRepository } from './books.repository';
+import { BookTagRanksRepository } from './book-tag-ranks.repository';
+import { BookLocalEngine } from './local-engine';
 import { tagKey } from './book-view';
 
 const book = (extra: Partial<BookDocument> = {}): BookDocument =>
@@ -12,6 +14,7 @@ describe('applying users\' aggregates to a book', () => {
     expect(next.user_rating).toEqual({ num: 2, sum: 14 });
     expect(next.user_tags).toEqual({ [tagKey('旧')]: 2, [tagKey('新')]: 1 });
     expect(next.tag_keys).toEqual(['poetry', '旧', '新']);
+    expect(next.search_rank).toBe(applyDelta(book(), { raters: 1, ratingSum: 0, tags: new Map() }).search_rank);
     expect(next.rev).toBe(3);
   });
 
@@ -31,9 +34,11 @@ describe('group commit of users\' aggregates', () => {
     const later = <T>(value: () => T) => ({ exec: () => new Promise<T>((resolve) => setTimeout(() => resolve(value()), 5)) });
     const model = {
       findById: () => ({ lean: () => later(() => (stored ? structuredClone(stored) : null)) }),
-      replaceOne: (filter: { _id: string; rev?: number }, doc: BookDocument) =>
+      replaceOne: (filter: { _id: string; rev?: number | { $in: Array<number | null> } }, doc: BookDocument) =>
         later(() => {
-          if (!stored || (filter.rev !== undefined && filter.rev !== stored.rev)) return { matchedCount: 0 };
+          const want = filter.rev;
+          const revMatches = want === undefined || (typeof want === 'object' ? want.$in.includes(stored?.rev ?? null) : want === stored?.rev);
+          if (!stored || !revMatches) return { matchedCount: 0 };
           stored = structuredClone(doc);
           writes.push(stored);
           return { matchedCount: 1 };
@@ -47,7 +52,12 @@ describe('group commit of users\' aggregates', () => {
   }
 
   const repositoryWith = (model: unknown, ferretDb: boolean) =>
-    new BooksRepository(model as never, { isFerretDb: async () => ferretDb } as unknown as DatabaseEngine);
+    new BooksRepository(
+      model as never,
+      DatabaseEngine.fixed(ferretDb ? 'local' : 'mongodb'),
+      { sync: async () => undefined } as unknown as BookTagRanksRepository,
+      { bookWritten: () => undefined } as unknown as BookLocalEngine,
+    );
 
   it.each([[true], [false]])('applies 50 concurrent ratings exactly once each, in a few writes (FerretDB: %s)', async (ferretDb) => {
     const model = fakeModel(book({ user_rating: { num: 0, sum: 0 }, user_tags: {}, rev: 0 }));

@@ -1,13 +1,13 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { KeyedMutex } from '@plaza/platform';
-import { DatabaseEngine } from '@plaza/service-kit';
+import { DatabaseEngine, rankedSearchPage, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { BookDocument } from './book.schema';
-import { tagFromKey, tagKey, tagSearchKey } from './book-view';
-import { createBookSearchIndex, SEARCH_CARD_FIELDS, SearchCard } from './book-search-index';
-
-const CARD_PROJECTION = Object.fromEntries(SEARCH_CARD_FIELDS.map((f) => [f, 1]));
+import { withSearchFields } from './book-search';
+import { BookTagRanksRepository } from './book-tag-ranks.repository';
+import { tagKey } from './book-view';
+import { BookLocalEngine } from './local-engine';
 
 /** A change of the users' part of a book's rating and tags. */
 export interface AggregateDelta {
@@ -19,7 +19,7 @@ export interface AggregateDelta {
 }
 
 /** The fields an import sets; the users' part and the bookkeeping are the repository's. */
-export type CatalogueFields = Omit<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'tag_keys' | 'rev'>;
+export type CatalogueFields = Omit<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev' | 'tag_keys' | 'title_terms' | 'title_keys' | 'search_rank'>;
 
 const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 20;
@@ -32,25 +32,30 @@ interface PendingAggregates {
 /**
  * The books collection. Reads are by `_id`.
  *
- * Writes are read-modify-replace by `_id`, under `lock` for that book: FerretDB v1 applies writes
- * without isolation. On MongoDB each replace is also a compare-and-swap on `rev`, so several
- * service instances stay exact (see DatabaseEngine).
+ * Writes are read-modify-replace by `_id`, under `lock` for that book. On MongoDB each replace is a
+ * compare-and-swap on `rev` (DatabaseEngine.versionFilter), so any number of service instances
+ * stay exact; the lock only spares this instance's own writes a retry. On the local engine the
+ * lock is the guard (FerretDB v1 applies writes without isolation, and one instance runs).
  *
  * FerretDB v1 (SQLite) finds and inserts by `_id` with its index, but every write that changes a
  * stored document scans the collection (measured on the 3000-book demo catalogue: about 100 ms a
  * write, against 3 ms for a read). So the users' rating and tag changes of one book that arrive
  * while a write of that book is under way are applied together by the next write (group commit):
  * 60 users rating one book at once cost a few writes, not 60 in a row.
+ *
+ * Every write stores the book's search fields (book-search.ts); after it, the search's derived
+ * data follows: `book_tag_ranks` on MongoDB, the in-memory index on the local engine.
  */
 @Injectable()
-export class BooksRepository implements OnApplicationBootstrap {
+export class BooksRepository {
   readonly lock = new KeyedMutex();
-  private readonly searchIndex = createBookSearchIndex();
   private readonly pending = new Map<string, PendingAggregates>();
 
   constructor(
     @InjectModel(BookDocument.name) private readonly books: Model<BookDocument>,
     private readonly engine: DatabaseEngine,
+    private readonly tagRanks: BookTagRanksRepository,
+    private readonly local: BookLocalEngine,
   ) {}
 
   async byId(id: string): Promise<BookDocument | null> {
@@ -65,37 +70,34 @@ export class BooksRepository implements OnApplicationBootstrap {
   }
 
   /**
-   * Books whose search terms include every one of `terms` and, when given, the tag. Whole
-   * documents: FerretDB v1 reads each whole document while it scans anyway, and a second round
-   * of lookups for the page costs more than sending the matches whole (measured).
+   * One page of a search (order: book-search.ts) as book ids, with the number of matches up to the
+   * window's limit. On MongoDB each tier is an indexed query with the page's skip and limit, and a
+   * tag alone reads `book_tag_ranks`; on the local engine the in-memory index answers.
    */
-  async search(terms: string[], tag: string | undefined): Promise<SearchCard[]> {
-    if (await this.engine.isFerretDb()) {
-      await this.searchIndex.ready(() => this.allForSearch());
-      return this.searchIndex.matching(terms, tag === undefined ? undefined : tagSearchKey(tag));
-    }
-    const filter: Record<string, unknown> = {};
-    if (terms.length > 0) filter.search_terms = { $all: terms };
-    if (tag !== undefined) filter.tag_keys = tagSearchKey(tag);
-    return this.books.find(filter, CARD_PROJECTION).lean<SearchCard[]>().exec();
+  async searchPage(query: SearchQuery, window: SearchWindow): Promise<SearchPage> {
+    return this.engine.run('book.search', {
+      mongodb: () =>
+        query.terms.length === 0 && query.tagKey !== undefined
+          ? this.tagRanks.page(query.tagKey, window)
+          : rankedSearchPage(this.books as unknown as Model<never>, query, window),
+      local: () => this.local.searchPage(query, window),
+    });
   }
 
-  /** Every book, for the local engine's search index (what it indexes and ranks by). */
-  private async *allForSearch(): AsyncIterable<BookDocument> {
-    yield* this.books.find({}, { ...CARD_PROJECTION, search_terms: 1, tag_keys: 1 }).lean<BookDocument[]>().cursor();
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.searchIndex.preload(this.engine, () => this.allForSearch());
-  }
-
-  async inSeries(seriesId: string): Promise<BookDocument[]> {
-    return this.books.find({ 'series.id': seriesId }).lean<BookDocument[]>().exec();
+  /** A page of the books of a series in id order, and how many it has: one indexed query each. */
+  async inSeries(seriesId: string, start: number, count: number): Promise<{ total: number; books: BookDocument[] }> {
+    const filter = { 'series.id': seriesId };
+    const [total, books] = await Promise.all([
+      this.books.countDocuments(filter).exec(),
+      count === 0 ? Promise.resolve([]) : this.books.find(filter).sort({ _id: 1 }).skip(start).limit(count).lean<BookDocument[]>().exec(),
+    ]);
+    return { total, books };
   }
 
   /** Renames the series in every book that belongs to it (a series import changed its title). */
   async renameSeries(seriesId: string, title: string): Promise<void> {
-    const ids = (await this.books.find({ 'series.id': seriesId }, { _id: 1 }).lean<Array<{ _id: string }>>().exec()).map((b) => b._id);
+    const ids: string[] = [];
+    for await (const book of this.books.find({ 'series.id': seriesId }, { _id: 1 }).lean<Array<{ _id: string }>>().cursor()) ids.push(book._id);
     for (const id of ids) {
       await this.modify(id, (doc) => (doc.series && doc.series.title !== title ? { ...doc, series: { id: seriesId, title } } : null));
     }
@@ -109,12 +111,11 @@ export class BooksRepository implements OnApplicationBootstrap {
     return this.lock.run(id, async () => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const previous = await this.byId(id);
-        const next = withTagKeys({
+        const next = withSearchFields({
           ...dropUndefined(fields),
           _id: id,
           user_rating: previous?.user_rating ?? { num: 0, sum: 0 },
           user_tags: previous?.user_tags ?? {},
-          tag_keys: [],
           rev: previous?.rev ?? 0,
         } as BookDocument);
         if (!previous) {
@@ -177,23 +178,30 @@ export class BooksRepository implements OnApplicationBootstrap {
   private async swap(current: BookDocument, next: BookDocument): Promise<BookDocument | null> {
     const rev = current.rev ?? 0;
     const stored = { ...next, rev: rev + 1 };
-    // FerretDB: the lock is the guard (a filter beyond `_id` would scan); MongoDB: compare-and-swap
-    const filter = (await this.engine.isFerretDb()) ? { _id: current._id } : { _id: current._id, rev };
+    const filter = await this.engine.versionFilter('book.books.replace', current._id, current.rev);
     const result = await this.books.replaceOne(filter, stored).exec();
     if (result.matchedCount !== 1) return null;
-    if (await this.engine.isFerretDb()) this.searchIndex.put(stored);
+    await this.written(current, stored);
     return stored;
   }
 
   private async insert(doc: BookDocument): Promise<boolean> {
     try {
       await this.books.create(doc);
-      if (await this.engine.isFerretDb()) this.searchIndex.put(doc);
-      return true;
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
       throw err;
     }
+    await this.written(null, doc);
+    return true;
+  }
+
+  /** What follows a stored write: the search's derived data of each branch. */
+  private written(previous: BookDocument | null, stored: BookDocument): Promise<void> {
+    return this.engine.run('book.books.search-upkeep', {
+      mongodb: () => this.tagRanks.sync(previous, stored),
+      local: () => this.local.bookWritten(stored),
+    });
   }
 }
 
@@ -207,17 +215,11 @@ export function applyDelta(doc: BookDocument, delta: AggregateDelta): BookDocume
     else delete userTags[key];
   }
   const rating = doc.user_rating ?? { num: 0, sum: 0 };
-  return withTagKeys({
+  return withSearchFields({
     ...doc,
     user_rating: { num: rating.num + delta.raters, sum: rating.sum + delta.ratingSum },
     user_tags: userTags,
   });
-}
-
-/** `tag_keys` (what `tag=` matches) from the catalogue's tags and the users' tags in use. */
-function withTagKeys(doc: BookDocument): BookDocument {
-  const names = [...(doc.base_tags ?? []).map((t) => t.name), ...Object.keys(doc.user_tags ?? {}).map(tagFromKey)];
-  return { ...doc, tag_keys: [...new Set(names.map(tagSearchKey))] };
 }
 
 function dropUndefined<T extends object>(value: T): T {

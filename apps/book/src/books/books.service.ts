@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, Book, BookList, BookSearchQuery, Caller, CurrentUserCollection, envelope, PageRequest, TagList } from '@plaza/contracts';
 import { APP_CONFIG, CacheInvalidator, formatTimestamp } from '@plaza/platform';
-import { queryTerms } from '@plaza/search';
+import { SEARCH_RESULT_LIMIT, searchQuery } from '@plaza/service-kit';
 import { CollectionDocument } from '../collections/collection.schema';
 import { CollectionsRepository } from '../collections/collections.repository';
 import { BookConfig } from '../config/book.config';
@@ -9,8 +9,7 @@ import { SeriesRepository } from '../series/series.repository';
 import { Contribution, contributionDelta, isEmptyDelta, userRating } from '../shared/contributions';
 import { pageOf } from '../shared/paging';
 import { BookDocument } from './book.schema';
-import { compareIds, rankBooks } from './book-search';
-import { BookAddresses, bookCacheTags, mergeTags, presentBook, toTagResource } from './book-view';
+import { BookAddresses, bookCacheTags, mergeTags, presentBook, tagSearchKey, toTagResource } from './book-view';
 import { BooksRepository } from './books.repository';
 import { IsbnsRepository } from './isbns.repository';
 
@@ -63,15 +62,15 @@ export class BooksService {
     const q = query.q?.trim() || undefined;
     const tag = query.tag?.trim() || undefined;
     if (!q && !tag) throw new ApiError('missing_args', 'q or tag is required');
-    const terms = q ? queryTerms(q) : [];
+    const search = searchQuery(q, tag === undefined ? undefined : tagSearchKey(tag));
     // a query of only punctuation has no terms: it matches nothing rather than everything
-    if (q && terms.length === 0) return envelope('books', page.start, 0, []);
-    const ranked = rankBooks(await this.books.search(terms, tag), q, tag);
-    // ranking reads a card of each match; only the page is read whole (by `_id`)
-    const found = await this.books.byIds(pageOf(ranked, page).map((card) => card._id));
-    const docs = pageOf(ranked, page).map((card) => found.get(card._id)).filter((d): d is BookDocument => d !== undefined);
+    if (q && search.terms.length === 0) return envelope('books', page.start, 0, []);
+    const { total, ids } = await this.books.searchPage(search, { start: page.start, count: page.count, limit: SEARCH_RESULT_LIMIT });
+    // only the page is read whole (by `_id`)
+    const found = await this.books.byIds(ids);
+    const docs = ids.map((id) => found.get(id)).filter((d): d is BookDocument => d !== undefined);
     const books = await Promise.all(docs.map(async (doc) => presentBook(doc, this.addresses, await this.currentEntry(doc._id, caller))));
-    return envelope('books', page.start, ranked.length, books);
+    return envelope('books', page.start, total, books);
   }
 
   /** GET /v2/book/:id/tags: pages within the top 50 (CONTRACT.md section 7). */
@@ -83,10 +82,9 @@ export class BooksService {
 
   /** GET /v2/book/series/:id/books, in id order. An unknown series is 404/1001. */
   async seriesBooks(id: string, page: PageRequest): Promise<BookList> {
-    const [series, books] = await Promise.all([this.series.byId(id), this.books.inSeries(id)]);
-    if (!series && books.length === 0) throw new ApiError('uri_not_found', `no series ${id}`);
-    books.sort((a, b) => compareIds(a._id, b._id));
-    return envelope('books', page.start, books.length, pageOf(books, page).map((b) => this.present(b)));
+    const [series, { total, books }] = await Promise.all([this.series.byId(id), this.books.inSeries(id, page.start, page.count)]);
+    if (!series && total === 0) throw new ApiError('uri_not_found', `no series ${id}`);
+    return envelope('books', page.start, total, books.map((b) => this.present(b)));
   }
 
   /**

@@ -21,6 +21,8 @@ export class CollectionDocument {
   @Prop({ default: false }) private!: boolean;
   @Prop({ type: Date, required: true }) created!: Date;
   @Prop({ type: Date, required: true }) updated!: Date;
+  /** Raised by every replace: on MongoDB a replace or delete applies only to the version it read (absent: 0). */
+  @Prop({ type: Number }) rev?: number;
 }
 
 export const CollectionSchema = SchemaFactory.createForClass(CollectionDocument);

@@ -1,46 +1,33 @@
-import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { CollectionStatus } from '@plaza/contracts';
-import { DatabaseEngine, LocalGroupedMirror } from '@plaza/service-kit';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
+import { BookLocalEngine, CollectionFilter, UserTagCount } from '../books/local-engine';
 import { CollectionDocument, collectionKey } from './collection.schema';
+import { UserTagCountsRepository } from './user-tag-counts.repository';
 
-export interface CollectionFilter {
-  status?: CollectionStatus;
-  tag?: string;
-  from?: Date;
-  to?: Date;
-  rating?: number;
-  /** Only the owner sees private entries. */
-  includePrivate: boolean;
-}
+export type { CollectionFilter } from '../books/local-engine';
 
 const DUPLICATE_KEY = 11000;
 
+/**
+ * The users' collection entries. One per user and book (`_id` `<user>:<book>`, so creation is an
+ * atomic insert). A replace or delete applies only to the version it was computed from (`rev`,
+ * DatabaseEngine.versionFilter): on MongoDB a compare-and-swap, so of two instances changing one
+ * entry exactly one wins and the book's aggregates move once per change; on the local engine the
+ * service's per-entry lock is the guard.
+ *
+ * A user's list and tags come from the database's indexes on MongoDB (`user_tag_counts` for the
+ * tags), and from BookLocalEngine's in-memory entries on the local engine.
+ */
 @Injectable()
-export class CollectionsRepository implements OnApplicationBootstrap {
-  /** The local engine's per-user view of the collection (see LocalGroupedMirror); unused on MongoDB. */
-  private readonly byUser = new LocalGroupedMirror<CollectionDocument>((entry) => entry.user_id);
-
+export class CollectionsRepository {
   constructor(
     @InjectModel(CollectionDocument.name) private readonly collections: Model<CollectionDocument>,
     private readonly engine: DatabaseEngine,
+    private readonly tagCounts: UserTagCountsRepository,
+    private readonly local: BookLocalEngine,
   ) {}
-
-  /** On the local engine, a user's entries from memory (loaded on first use); undefined on MongoDB. */
-  private async localEntriesOf(userId: string): Promise<CollectionDocument[] | undefined> {
-    if (!(await this.engine.isFerretDb())) return undefined;
-    await this.byUser.ready(() => this.allEntries());
-    return this.byUser.group(userId);
-  }
-
-  private async *allEntries(): AsyncIterable<CollectionDocument> {
-    yield* this.collections.find({}).lean<CollectionDocument[]>().cursor();
-  }
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.byUser.preload(this.engine, () => this.allEntries());
-  }
 
   async find(userId: string, bookId: string): Promise<CollectionDocument | null> {
     return this.collections.findById(collectionKey(userId, bookId)).lean<CollectionDocument>().exec();
@@ -48,34 +35,61 @@ export class CollectionsRepository implements OnApplicationBootstrap {
 
   /** Inserts a new entry; false when the user already has one for the book (the unique `_id` decides). */
   async insert(doc: CollectionDocument): Promise<boolean> {
+    const stored = { ...doc, rev: 0 };
     try {
-      const created = await this.collections.create(doc);
-      if (await this.engine.isFerretDb()) this.byUser.put(created.toObject<CollectionDocument>());
-      return true;
+      await this.collections.create(stored);
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
       throw err;
     }
+    await this.written(undefined, stored);
+    return true;
   }
 
-  async replace(doc: CollectionDocument): Promise<void> {
-    await this.collections.replaceOne({ _id: doc._id }, doc).exec();
-    if (await this.engine.isFerretDb()) this.byUser.put(doc);
+  /** Replaces `previous` (as read) by `next`; false when the entry changed or vanished since it was read. */
+  async replace(previous: CollectionDocument, next: CollectionDocument): Promise<boolean> {
+    const stored = { ...next, rev: (previous.rev ?? 0) + 1 };
+    const filter = await this.engine.versionFilter('book.collections.replace', previous._id, previous.rev);
+    const result = await this.collections.replaceOne(filter, stored).exec();
+    if (result.matchedCount !== 1) return false;
+    await this.written(previous, stored);
+    return true;
   }
 
-  async delete(userId: string, bookId: string): Promise<boolean> {
-    const result = await this.collections.deleteOne({ _id: collectionKey(userId, bookId) }).exec();
-    if (await this.engine.isFerretDb()) this.byUser.remove(collectionKey(userId, bookId));
-    return result.deletedCount > 0;
+  /** Deletes `previous` (as read); false when the entry changed or vanished since it was read. */
+  async delete(previous: CollectionDocument): Promise<boolean> {
+    const filter = await this.engine.versionFilter('book.collections.delete', previous._id, previous.rev);
+    const result = await this.collections.deleteOne(filter).exec();
+    if (result.deletedCount !== 1) return false;
+    await this.written(previous, undefined);
+    return true;
   }
 
-  /** A user's entries, newest change first. Every filter value is a validated primitive. */
+  /** What follows a stored change: the user's tag counts on MongoDB, the in-memory entries on the local engine. */
+  private written(before: CollectionDocument | undefined, after: CollectionDocument | undefined): Promise<void> {
+    return this.engine.run('book.collections.upkeep', {
+      mongodb: () => this.tagCounts.apply(before, after),
+      local: () => (after ? this.local.entryWritten(after) : before && this.local.entryRemoved(before._id)),
+    });
+  }
+
+  /** A user's entries, newest change first, a page at a time. Every filter value is a validated primitive. */
   async listByUser(userId: string, filter: CollectionFilter, start: number, count: number): Promise<{ total: number; items: CollectionDocument[] }> {
-    const local = await this.localEntriesOf(userId);
-    if (local) {
-      const matching = local.filter((entry) => matchesFilter(entry, filter)).sort(newestChangeFirst);
-      return { total: matching.length, items: matching.slice(start, start + count) };
-    }
+    return this.engine.run('book.collections.list', {
+      mongodb: () => this.listFromIndex(userId, filter, start, count),
+      local: () => this.local.listByUser(userId, filter, start, count),
+    });
+  }
+
+  /** A page of a user's tags with how many entries carry each (public entries only, unless the owner asks), the most used first. */
+  async userTags(userId: string, includePrivate: boolean, start: number, count: number): Promise<{ total: number; items: UserTagCount[] }> {
+    return this.engine.run('book.collections.tags', {
+      mongodb: () => this.tagCounts.page(userId, includePrivate, start, count),
+      local: () => this.local.userTags(userId, includePrivate, start, count),
+    });
+  }
+
+  private async listFromIndex(userId: string, filter: CollectionFilter, start: number, count: number): Promise<{ total: number; items: CollectionDocument[] }> {
     const query: Record<string, unknown> = { user_id: userId };
     if (!filter.includePrivate) query.private = false;
     if (filter.status) query.status = filter.status;
@@ -92,31 +106,4 @@ export class CollectionsRepository implements OnApplicationBootstrap {
     ]);
     return { total, items };
   }
-
-  /** The tags of a user's entries (private ones only for the owner). */
-  async tagsOfUser(userId: string, includePrivate: boolean): Promise<string[][]> {
-    const local = await this.localEntriesOf(userId);
-    if (local) return local.filter((entry) => includePrivate || !entry.private).map((entry) => entry.tags ?? []);
-    const query: Record<string, unknown> = { user_id: userId };
-    if (!includePrivate) query.private = false;
-    const docs = await this.collections.find(query, { tags: 1 }).lean<Array<Pick<CollectionDocument, 'tags'>>>().exec();
-    return docs.map((d) => d.tags ?? []);
-  }
-}
-
-/** The filter of `listByUser`, as the database applies it, for entries held in memory. */
-export function matchesFilter(entry: CollectionDocument, filter: CollectionFilter): boolean {
-  if (!filter.includePrivate && entry.private) return false;
-  if (filter.status && entry.status !== filter.status) return false;
-  if (filter.tag !== undefined && !(entry.tags ?? []).includes(filter.tag)) return false;
-  if (filter.rating !== undefined && entry.rating !== filter.rating) return false;
-  const updated = new Date(entry.updated).getTime();
-  if (filter.from && updated < filter.from.getTime()) return false;
-  if (filter.to && updated > filter.to.getTime()) return false;
-  return true;
-}
-
-/** `{updated: -1, id: -1}`, the order of the database query. */
-export function newestChangeFirst(a: CollectionDocument, b: CollectionDocument): number {
-  return new Date(b.updated).getTime() - new Date(a.updated).getTime() || b.id - a.id;
 }

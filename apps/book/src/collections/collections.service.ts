@@ -12,10 +12,12 @@ import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
 import { BookConfig } from '../config/book.config';
 import { userRating } from '../shared/contributions';
-import { pageOf } from '../shared/paging';
 import { requireUser } from '../shared/users';
 import { CollectionDocument, collectionKey } from './collection.schema';
 import { CollectionsRepository } from './collections.repository';
+
+/** Replaces of one entry that lost to another instance's change before giving up (each one means a change went through). */
+const MAX_ATTEMPTS = 20;
 
 export function requireLogin(caller: Caller): string {
   if (!caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
@@ -29,7 +31,10 @@ export function requireLogin(caller: Caller): string {
  */
 @Injectable()
 export class CollectionsService {
-  /** One write at a time per entry: a PUT reads the old entry to take its share out of the book. */
+  /**
+   * One write at a time per entry in this instance: spares its own writes the retries of the
+   * compare-and-swap (the repository's `rev`), which is what keeps several instances exact.
+   */
   private readonly lock = new KeyedMutex();
   private readonly sequences: Sequences;
 
@@ -71,14 +76,18 @@ export class CollectionsService {
     const userId = requireLogin(caller);
     await this.books.requireBook(bookId);
     return this.lock.run(collectionKey(userId, bookId), async () => {
-      const previous = await this.collections.find(userId, bookId);
-      if (!previous) throw new ApiError('uri_not_found', 'no collection entry for this book; POST creates one');
-      // PUT takes the same parameters as POST and replaces the entry: what is left out is cleared
-      const { rating: _old, ...kept } = previous;
-      const entry: CollectionDocument = { ...kept, ...this.fieldsOf(input), updated: this.now() };
-      await this.collections.replace(entry);
-      const book = await this.books.applyContribution(bookId, previous, entry);
-      return this.present(entry, book);
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const previous = await this.collections.find(userId, bookId);
+        if (!previous) throw new ApiError('uri_not_found', 'no collection entry for this book; POST creates one');
+        // PUT takes the same parameters as POST and replaces the entry: what is left out is cleared
+        const { rating: _old, ...kept } = previous;
+        const entry: CollectionDocument = { ...kept, ...this.fieldsOf(input), updated: this.now() };
+        // another instance changed the entry since it was read: read it again
+        if (!(await this.collections.replace(previous, entry))) continue;
+        const book = await this.books.applyContribution(bookId, previous, entry);
+        return this.present(entry, book);
+      }
+      throw new Error(`collection entry ${collectionKey(userId, bookId)} kept changing`);
     });
   }
 
@@ -86,10 +95,14 @@ export class CollectionsService {
     const userId = requireLogin(caller);
     await this.books.requireBook(bookId);
     return this.lock.run(collectionKey(userId, bookId), async () => {
-      const previous = await this.collections.find(userId, bookId);
-      if (!previous || !(await this.collections.delete(userId, bookId))) throw new ApiError('uri_not_found', 'no collection entry for this book');
-      await this.books.applyContribution(bookId, previous, undefined);
-      return {};
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const previous = await this.collections.find(userId, bookId);
+        if (!previous) throw new ApiError('uri_not_found', 'no collection entry for this book');
+        if (!(await this.collections.delete(previous))) continue;
+        await this.books.applyContribution(bookId, previous, undefined);
+        return {};
+      }
+      throw new Error(`collection entry ${collectionKey(userId, bookId)} kept changing`);
     });
   }
 
@@ -131,17 +144,11 @@ export class CollectionsService {
     return envelope('collections', page.start, total, collections);
   }
 
-  /** A user's tags with how many entries carry each (public entries only, unless the owner asks). */
+  /** A user's tags with how many entries carry each (public entries only, unless the owner asks), the most used first. */
   async userTags(ref: string, page: PageRequest, caller: Caller): Promise<TagList> {
     const user = await requireUser(this.users, ref);
-    const counts = new Map<string, number>();
-    for (const tags of await this.collections.tagsOfUser(user.id, caller.userId === user.id)) {
-      for (const tag of new Set(tags)) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-    }
-    const tags = [...counts.entries()]
-      .sort(([a, x], [b, y]) => y - x || (a < b ? -1 : a > b ? 1 : 0))
-      .map(([title, count]) => ({ count, title }));
-    return envelope('tags', page.start, tags.length, pageOf(tags, page));
+    const { total, items } = await this.collections.userTags(user.id, caller.userId === user.id, page.start, page.count);
+    return envelope('tags', page.start, total, items.map(({ title, count }) => ({ count, title })));
   }
 
   /**

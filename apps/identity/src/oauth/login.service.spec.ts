@@ -35,7 +35,7 @@ describe('LoginService', () => {
   beforeAll(async () => {
     users.users.set('1', {
       _id: '1', uid: 'ann', name: 'Ann', avatar: '', signature: '', alt: '', created: new Date(), friend_ids: [],
-      failed_logins: 0, token_epoch: 0, password_hash: await hashPassword('right', 10),
+      failed_logins: 0, token_epoch: 0, loc_id: '', loc_name: '', desc: '', search_terms: [], password_hash: await hashPassword('right', 10),
     });
   });
 
@@ -48,7 +48,7 @@ describe('LoginService', () => {
   it('reads the username as a uid first: a uid of digits signs in its own user, not the user of that id', async () => {
     users.users.set('7', {
       _id: '7', uid: '1', name: 'Digits', avatar: '', signature: '', alt: '', created: new Date(), friend_ids: [],
-      failed_logins: 0, token_epoch: 0, password_hash: await hashPassword('right', 10),
+      failed_logins: 0, token_epoch: 0, loc_id: '', loc_name: '', desc: '', search_terms: [], password_hash: await hashPassword('right', 10),
     });
     try {
       await expect(login.authenticate('1', 'right')).resolves.toMatchObject({ _id: '7' });

@@ -17,6 +17,8 @@ export class CelebrityViewDocument {
   @Prop({ type: [Object], default: [] }) works!: StoredWork[];
   @Prop({ type: [Object], default: [] }) photos!: MoviePhoto[];
   @Prop({ default: 0 }) photos_total!: number;
+  /** Raised by every change: on MongoDB a change applies only to the version it was computed from. */
+  @Prop({ type: Number }) rev?: number;
 }
 
 export const CelebrityViewSchema = SchemaFactory.createForClass(CelebrityViewDocument);

@@ -2,20 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { MovieCelebrity, SimpleCelebrity } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
-import { createOrChange } from '../shared/store';
+import { createOrChange, VersionFilter } from '../shared/store';
 import { sortWorks, StoredWork } from './celebrity.render';
 import { CelebrityViewDocument } from './celebrity-view.schema';
 
 /** A change to one work of a celebrity: the work as it now is, or null when it no longer credits them. */
 export type WorkChange = StoredWork | null;
 
-/** The `celebrity_views` collection; each document is changed under its celebrity's lock. */
+/** The `celebrity_views` collection; each change is a compare-and-swap on `rev` on MongoDB, under the celebrity's lock in this instance. */
 @Injectable()
 export class CelebrityViewsRepository {
   private readonly lock = new KeyedMutex();
+  private readonly versionFilter: VersionFilter;
 
-  constructor(@InjectModel(CelebrityViewDocument.name) private readonly model: Model<CelebrityViewDocument>) {}
+  constructor(
+    @InjectModel(CelebrityViewDocument.name) private readonly model: Model<CelebrityViewDocument>,
+    engine: DatabaseEngine,
+  ) {
+    this.versionFilter = (id, rev) => engine.versionFilter('movie.celebrity-views.change', id, rev);
+  }
 
   byId(id: string): Promise<CelebrityViewDocument | null> {
     return this.model.findById(id).lean<CelebrityViewDocument>().exec();
@@ -42,6 +49,7 @@ export class CelebrityViewsRepository {
         this.model.collection,
         () => ({ _id: id, celebrity: null, simple: null, works: [], ...parts }),
         () => parts,
+        this.versionFilter,
       );
     });
   }
@@ -52,6 +60,7 @@ export class CelebrityViewsRepository {
         this.model.collection,
         () => ({ _id: id, celebrity: null, simple: null, works: [], photos: [], photos_total: 0, ...change(null) }),
         (current) => change(current),
+        this.versionFilter,
       );
     });
   }

@@ -23,6 +23,8 @@ export class MovieListDocument {
   @Prop({ type: String, default: '' }) date!: string;
   /** In rank order. */
   @Prop({ type: [Object], default: [] }) entries!: StoredListEntry[];
+  /** Raised by every change: on MongoDB a change applies only to the version it was computed from. */
+  @Prop({ type: Number }) rev?: number;
 }
 
 export const MovieListSchema = SchemaFactory.createForClass(MovieListDocument);

@@ -11,6 +11,8 @@ export class ListingDocument {
   @Prop({ type: String, required: true }) _id!: string;
   @Prop({ type: [String], default: [] }) ids!: string[];
   @Prop({ type: [String], default: [] }) keys!: string[];
+  /** Raised by every change: on MongoDB a change applies only to the version it was computed from. */
+  @Prop({ type: Number }) rev?: number;
 }
 
 export const ListingSchema = SchemaFactory.createForClass(ListingDocument);

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { KeyedMutex } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
-import { createOrChange } from '../shared/store';
+import { createOrChange, VersionFilter } from '../shared/store';
 import { ListingDocument } from './listing.schema';
 
 /** Changes to one listing: ids to (re)place with their sort keys, ids to drop. */
@@ -11,12 +12,18 @@ export interface ListingChange {
   remove: Set<string>;
 }
 
-/** The `listings` collection; each listing is rewritten under its own lock. */
+/** The `listings` collection; each rewrite is a compare-and-swap on `rev` on MongoDB, under the listing's lock in this instance. */
 @Injectable()
 export class ListingsRepository {
   private readonly lock = new KeyedMutex();
+  private readonly versionFilter: VersionFilter;
 
-  constructor(@InjectModel(ListingDocument.name) private readonly model: Model<ListingDocument>) {}
+  constructor(
+    @InjectModel(ListingDocument.name) private readonly model: Model<ListingDocument>,
+    engine: DatabaseEngine,
+  ) {
+    this.versionFilter = (id, rev) => engine.versionFilter('movie.listings.change', id, rev);
+  }
 
   /** The ordered ids (empty when nothing was loaded). */
   async ids(listing: string): Promise<string[]> {
@@ -36,7 +43,7 @@ export class ListingsRepository {
         return { ids: sorted.map(([id]) => id), keys: sorted.map(([, key]) => key) };
       };
       let result = merged(null);
-      await createOrChange<ListingDocument>(this.model.collection, () => ({ _id: listing, ...merged(null) }), (current) => (result = merged(current)));
+      await createOrChange<ListingDocument>(this.model.collection, () => ({ _id: listing, ...merged(null) }), (current) => (result = merged(current)), this.versionFilter);
       return result.ids;
     });
   }

@@ -1,27 +1,32 @@
 import { Caller, MovieSearchRequest, SimpleSubject } from '@plaza/contracts';
+import { LocalSearchIndex } from '@plaza/service-kit';
 import { SearchService } from './search.service';
+import { renderSearchEntry, subjectSearchFields } from './subject.render';
 import { SubjectSearchDocument } from './subject-search.schema';
 import { SubjectSearchRepository } from './subject-search.repository';
 import { SubjectViewsRepository } from './subject-views.repository';
 
-const entry = (id: string, title: string, ratings = 0): SubjectSearchDocument =>
-  ({ _id: id, title, original_title: '', aka: [], tags: [], ratings_count: ratings, search_terms: [], tag_keys: [] });
+const entry = (id: string, title: string, ratings = 0, extra: { aka?: string[]; tags?: string[] } = {}): SubjectSearchDocument =>
+  renderSearchEntry({ id, title, ratings_count: ratings, ...extra } as never);
 
+/** The service over the local engine's index (the same order as the MongoDB branch's tiers). */
 function service(entries: SubjectSearchDocument[]) {
-  const matching = jest.fn(async () => entries);
+  const index = new LocalSearchIndex<SubjectSearchDocument>(subjectSearchFields);
+  for (const e of entries) index.put(e);
+  const searchPage = jest.fn(async (...args: Parameters<SubjectSearchRepository['searchPage']>) => index.page(...args));
   const simples = jest.fn(async (ids: string[]) => ids.map((id) => ({ id, title: `t${id}`, pubdates: ['2020'] }) as SimpleSubject));
-  const search = new SearchService({ matching } as unknown as SubjectSearchRepository, { simples } as unknown as SubjectViewsRepository);
-  return { search, matching, simples };
+  const search = new SearchService({ searchPage } as unknown as SubjectSearchRepository, { simples } as unknown as SubjectViewsRepository);
+  return { search, searchPage, simples };
 }
 
 const request = (q: string | undefined, tier: Caller['tier'], extra: Partial<MovieSearchRequest> = {}) =>
   ({ q, start: 0, count: 100, caller: { tier, scopes: [] }, ...extra }) as MovieSearchRequest;
 
 describe('SearchService', () => {
-  it('ranks the title that equals the query first, then by number of ratings', async () => {
-    const { search } = service([entry('1', '星空漫游 续集', 10), entry('2', '星空漫游', 1), entry('3', '漫游星空', 50)]);
+  it('ranks the title that equals the query first, then titles holding it, by number of ratings', async () => {
+    const { search } = service([entry('1', '星空漫游 续集', 10), entry('2', '星空漫游', 1), entry('3', '漫游星空', 50), entry('4', '别的', 90, { aka: ['星空漫游记'] })]);
     const page = await search.search(request('星空漫游', 'advance'));
-    expect(page.subjects.map((s) => s.id)).toEqual(['2', '1', '3']);
+    expect(page.subjects.map((s) => s.id)).toEqual(['2', '4', '1']);
   });
 
   it('shows the basic tier the first 20 matches only, without pubdates', async () => {
@@ -34,14 +39,14 @@ describe('SearchService', () => {
   });
 
   it('does not query at all for a q without letters or digits', async () => {
-    const { search, matching } = service([entry('1', 't')]);
+    const { search, searchPage } = service([entry('1', 't')]);
     expect(await search.search(request('.*$', 'advance'))).toMatchObject({ total: 0, subjects: [], query: '.*$', tag: '' });
-    expect(matching).not.toHaveBeenCalled();
+    expect(searchPage).not.toHaveBeenCalled();
   });
 
   it('passes plain terms and a normalised tag to the repository', async () => {
-    const { search, matching } = service([]);
+    const { search, searchPage } = service([]);
     await search.search(request('Star WARS', 'advance', { tag: ' Sci-Fi ' }));
-    expect(matching).toHaveBeenCalledWith(['star', 'wars'], 'sci-fi');
+    expect(searchPage).toHaveBeenCalledWith({ terms: ['star', 'wars'], exact: 'star wars', tagKey: 'sci-fi' }, { start: 0, count: 100, limit: 1000 });
   });
 });

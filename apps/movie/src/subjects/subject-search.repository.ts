@@ -1,23 +1,21 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { DatabaseEngine, LocalSearchIndex } from '@plaza/service-kit';
+import { DatabaseEngine, LocalSearchIndex, rankedSearchPage, SearchPage, SearchQuery, SearchWindow, tagSearchPage } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { putById } from '../shared/store';
+import { subjectSearchFields } from './subject.render';
 import { SubjectSearchDocument } from './subject-search.schema';
 
-/** What ranking reads of each match (search.service.ts). */
-const CARD_FIELDS = { _id: 1, title: 1, original_title: 1, aka: 1, tags: 1, ratings_count: 1 } as const;
-export type SubjectSearchCard = Pick<SubjectSearchDocument, keyof typeof CARD_FIELDS>;
-const cardOf = ({ _id, title, original_title, aka, tags, ratings_count }: SubjectSearchDocument): SubjectSearchCard => ({ _id, title, original_title, aka, tags, ratings_count });
-
 /**
- * The `subject_search` collection. On MongoDB a search is a query on its multikey indexes; on
- * the local engine (FerretDB, which would decode every document) it is answered from an
- * in-memory index that this repository, the collection's only writer, keeps current.
+ * The `subject_search` collection, and the one thing the movie service does differently on the
+ * local engine (docs/ENGINES.md): on MongoDB a search page is a few queries on its indexes
+ * (ranked-search.ts in @plaza/service-kit); on the local engine (FerretDB, which would decode every
+ * document) it comes from an in-memory index in the same order, which this repository, the
+ * collection's only writer, keeps current (one instance per service there, held by its lease).
  */
 @Injectable()
 export class SubjectSearchRepository implements OnApplicationBootstrap {
-  private readonly local = new LocalSearchIndex<SubjectSearchDocument, SubjectSearchCard>(cardOf);
+  private readonly local = new LocalSearchIndex<SubjectSearchDocument>(subjectSearchFields);
 
   constructor(
     @InjectModel(SubjectSearchDocument.name) private readonly model: Model<SubjectSearchDocument>,
@@ -26,28 +24,32 @@ export class SubjectSearchRepository implements OnApplicationBootstrap {
 
   async put(doc: SubjectSearchDocument) {
     const result = await putById(this.model.collection, doc);
-    if (await this.engine.isFerretDb()) this.local.put(doc);
+    await this.engine.run('movie.search.upkeep', {
+      mongodb: () => undefined,
+      local: () => this.local.put(doc),
+    });
     return result;
   }
 
   /**
-   * Subjects holding every term and, when given, the tag. Terms and tag are plain strings from
-   * libs/search (never patterns or operators), so user input cannot change the query's shape.
+   * A page of the subjects matching every term and, when given, the tag, as ids in rank order, and
+   * how many match up to the window's limit. Terms and tag are plain strings from libs/search
+   * (never patterns or operators), so user input cannot change the queries' shape.
    */
-  async matching(terms: string[], tagKey: string | undefined): Promise<SubjectSearchCard[]> {
-    if (terms.length === 0 && tagKey === undefined) return [];
-    if (await this.engine.isFerretDb()) {
-      await this.local.ready(() => this.all());
-      return this.local.matching(terms, tagKey);
-    }
-    const filter: Record<string, unknown> = {};
-    if (terms.length > 0) filter.search_terms = { $all: terms };
-    if (tagKey !== undefined) filter.tag_keys = { $all: [tagKey] };
-    return this.model.find(filter, CARD_FIELDS).lean<SubjectSearchCard[]>().exec();
+  async searchPage(query: SearchQuery, window: SearchWindow): Promise<SearchPage> {
+    if (query.terms.length === 0 && query.tagKey === undefined) return { total: 0, ids: [] };
+    const model = this.model as unknown as Model<never>;
+    return this.engine.run('movie.search', {
+      mongodb: () => (query.terms.length === 0 && query.tagKey !== undefined ? tagSearchPage(model, query.tagKey, window) : rankedSearchPage(model, query, window)),
+      local: async () => {
+        await this.local.ready(() => this.all());
+        return this.local.page(query, window);
+      },
+    });
   }
 
   private async *all(): AsyncIterable<SubjectSearchDocument> {
-    yield* this.model.find({}).lean<SubjectSearchDocument[]>().cursor();
+    yield* this.model.find({}, { _id: 1, title: 1, original_title: 1, aka: 1, ratings_count: 1, search_terms: 1, tag_keys: 1 }).lean<SubjectSearchDocument[]>().cursor();
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -20,6 +20,8 @@ export class SubjectViewDocument {
   @Prop({ type: [Object], default: [] }) popular_reviews!: MovieReview[];
   @Prop({ default: 0 }) reviews_total!: number;
   @Prop({ default: 0 }) comments_total!: number;
+  /** Raised by every change: on MongoDB a change applies only to the version it was computed from. */
+  @Prop({ type: Number }) rev?: number;
 }
 
 export const SubjectViewSchema = SchemaFactory.createForClass(SubjectViewDocument);

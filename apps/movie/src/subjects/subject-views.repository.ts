@@ -2,21 +2,29 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { MovieSubject, SimpleSubject } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { isDeepStrictEqual } from 'node:util';
-import { compact, createOrChange, mapLimit, setFields } from '../shared/store';
+import { changeFields, compact, createOrChange, mapLimit, VersionFilter } from '../shared/store';
 import { SubjectViewDocument } from './subject-view.schema';
 
 /**
  * The `subject_views` collection. Its parts are written by different imports (subjects, photos,
- * reviews, comments), each a read-modify-write of one document, so every write runs under the
- * subject's lock (FerretDB v1 updates are not isolated; see KeyedMutex).
+ * reviews, comments), each a read-modify-write of one document: a compare-and-swap on `rev` on
+ * MongoDB (any number of instances), under the subject's lock in this instance (the guard on the
+ * local engine, whose updates are not isolated; see KeyedMutex).
  */
 @Injectable()
 export class SubjectViewsRepository {
   private readonly lock = new KeyedMutex();
+  private readonly versionFilter: VersionFilter;
 
-  constructor(@InjectModel(SubjectViewDocument.name) private readonly model: Model<SubjectViewDocument>) {}
+  constructor(
+    @InjectModel(SubjectViewDocument.name) private readonly model: Model<SubjectViewDocument>,
+    engine: DatabaseEngine,
+  ) {
+    this.versionFilter = (id, rev) => engine.versionFilter('movie.subject-views.change', id, rev);
+  }
 
   byId(id: string): Promise<SubjectViewDocument | null> {
     return this.model.findById(id).lean<SubjectViewDocument>().exec();
@@ -35,6 +43,7 @@ export class SubjectViewsRepository {
         this.model.collection,
         () => ({ _id: id, subject, simple, photos: [], photos_total: 0, popular_reviews: [], reviews_total: 0, comments_total: 0 }),
         () => ({ subject, simple }),
+        this.versionFilter,
       );
       return { simpleChanged: !previous || !isDeepStrictEqual(previous.simple, compact(simple)) };
     });
@@ -42,12 +51,10 @@ export class SubjectViewsRepository {
 
   /**
    * Rewrites derived parts (photos, reviews, totals) with what `compute` reads now. It reads under
-   * the subject's lock, so of two imports touching one subject the later rebuild sees both.
+   * the subject's lock, and again when another instance wrote the view meanwhile, so of two
+   * imports touching one subject the later rebuild sees both.
    */
   rebuildParts(id: string, compute: () => Promise<Partial<SubjectViewDocument>>): Promise<void> {
-    return this.lock.run(id, async () => {
-      const current = await this.byId(id);
-      if (current) await setFields(this.model.collection, current, await compute());
-    });
+    return this.lock.run(id, () => changeFields(this.model.collection, () => this.byId(id), () => compute(), this.versionFilter));
   }
 }

@@ -1,5 +1,6 @@
 import { CelebrityRole, CelebrityRoles, MovieSubject, SimpleCelebrity, SimpleSubject } from '@plaza/contracts';
-import { indexTerms, normalize } from '@plaza/search';
+import { RankedSearchFields } from '@plaza/service-kit';
+import { exactKey, indexTerms, normalize, searchRank } from '@plaza/search';
 import { CreditInput, MovieRecord } from '../import/movie-import.records';
 import { Caps } from '../shared/caps';
 import { withImages } from '../shared/images';
@@ -88,10 +89,12 @@ export function renderSimpleSubject(r: SubjectRecord, links: MovieLinks): Simple
 /**
  * The subject's search entry: `q` matches terms of the Chinese and original titles, alternative
  * titles and tags (libs/search); `tag` matches a whole tag or genre after normalisation
- * (`Sci-Fi` = `sci-fi`).
+ * (`Sci-Fi` = `sci-fi`). The order (ranked-search.ts in @plaza/service-kit): a title (Chinese,
+ * original or aka) equal to the query, then every term in the titles, then every term anywhere;
+ * within each, and for `tag` alone, more ratings first, then the lower id.
  */
 export function renderSearchEntry(r: SubjectRecord): SubjectSearchDocument {
-  return {
+  const entry = {
     _id: r.id,
     search_terms: indexTerms(r.title, r.original_title, ...(r.aka ?? []), ...(r.tags ?? [])),
     tag_keys: [...new Set([...(r.tags ?? []), ...(r.genres ?? [])].map(tagKey).filter(Boolean))],
@@ -100,6 +103,21 @@ export function renderSearchEntry(r: SubjectRecord): SubjectSearchDocument {
     aka: r.aka ?? [],
     tags: r.tags ?? [],
     ratings_count: r.ratings_count ?? 0,
+  };
+  return { ...entry, ...subjectSearchFields(entry) };
+}
+
+/** The ranking fields of an entry, from its titles and ratings (entries stored before they existed get them here too). */
+export function subjectSearchFields(
+  entry: Pick<SubjectSearchDocument, '_id' | 'title' | 'original_title' | 'aka' | 'ratings_count' | 'search_terms' | 'tag_keys'>,
+): RankedSearchFields {
+  const titles = [entry.title, entry.original_title, ...(entry.aka ?? [])];
+  return {
+    search_terms: entry.search_terms ?? [],
+    tag_keys: entry.tag_keys ?? [],
+    title_terms: indexTerms(...titles),
+    title_keys: [...new Set(titles.map(exactKey).filter(Boolean))],
+    search_rank: searchRank(entry.ratings_count ?? 0, entry._id),
   };
 }
 

@@ -1,11 +1,31 @@
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min } from 'class-validator';
+import { IsUsableNatsAuth } from '../nats/nats-connection';
 import { parseBoolean } from './load-config';
 
 /** Configuration every service and the gateway share (names fixed by CONTRACT.md section 1). */
 export class BaseConfig {
   @IsString() @Matches(/^nats:\/\//, { message: 'NATS_URL must be a nats:// URL' })
   NATS_URL = 'nats://127.0.0.1:4222';
+
+  /**
+   * This process's NATS user, with NATS_PASSWORD or NATS_PASSWORD_FILE (a mounted secret); or
+   * NATS_CREDENTIALS_FILE (a NATS in operator mode); or the credentials in NATS_URL
+   * (`nats://user:password@host:4222`). Unset: none (a NATS without authentication). The
+   * subjects each user may use: tools/stack/src/nats-auth.ts (issue 25). The rule checks all four
+   * together, so it sits here, where it always runs.
+   */
+  @IsUsableNatsAuth()
+  NATS_USER?: string;
+
+  @IsOptional() @IsString()
+  NATS_PASSWORD?: string;
+
+  @IsOptional() @IsString()
+  NATS_PASSWORD_FILE?: string;
+
+  @IsOptional() @IsString()
+  NATS_CREDENTIALS_FILE?: string;
 
   @IsUrl({ require_tld: false, require_protocol: true })
   PUBLIC_API_URL = 'http://127.0.0.1:8080';

@@ -13,5 +13,9 @@ export function rateLimitBucketOptions(): Partial<KvOptions> {
   return { history: 1, ttl: 2 * 3600 * 1000, storage: StorageType.Memory };
 }
 
+/**
+ * The buckets' names are also in the NATS permissions (tools/stack/src/nats-auth.ts: who may open,
+ * read and write each; its unit test checks the names agree): a renamed bucket needs its lines there.
+ */
 export const RATE_LIMIT_BUCKET = 'ratelimits';
 export const PICTURE_BUCKET = 'pictures';

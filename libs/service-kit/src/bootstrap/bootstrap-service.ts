@@ -10,6 +10,9 @@ import {
   initMetrics, installGracefulShutdown, isNatsConnected, loadBannedWords, loadConfig, PinoNestLogger, PlatformModule, ReadinessRegistry,
   RpcErrorFilter, ServiceConfig,
 } from '@plaza/platform';
+import { LeaseRefusedError, leaseForLocalEngine } from '../lease/service-lease';
+import { isFerretDbConnection } from '../mongo/database-engine';
+import { loadDatabaseSettings } from '../mongo/database-mode';
 import { mongoModuleFor, pingDatabase } from '../mongo/mongo.module';
 
 type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
@@ -30,6 +33,8 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   let config: C;
   try {
     config = loadConfig(definition.configClass);
+    // DATABASE_MODE, read by the repositories' DatabaseEngine: checked here with the rest
+    loadDatabaseSettings();
     loadBannedWords(config);
     cacheValidationMetadata();
   } catch (err) {
@@ -41,7 +46,7 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   }
   initMetrics(service, config.METRICS_ENABLED);
   const logger = createLogger(service, config.LOG_LEVEL, config.LOG_FORMAT);
-  const nats = await connectNats(config.NATS_URL, `${service}@${hostname()}:${process.pid}`, logger);
+  const nats = await connectNats(config, `${service}@${hostname()}:${process.pid}`, logger);
 
   @Module({})
   class ServiceRootModule {}
@@ -64,6 +69,18 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   const connection = app.get<Connection>(getConnectionToken());
   readiness.register({ name: 'nats', check: async () => isNatsConnected(nats) });
   readiness.register({ name: 'database', check: () => pingDatabase(connection) });
+
+  // on the local engine one instance per service: a second one stops here (docs/ENGINES.md, "Replicas")
+  try {
+    await leaseForLocalEngine(() => isFerretDbConnection(connection), connection, service, logger, () => process.kill(process.pid, 'SIGTERM'));
+  } catch (err) {
+    if (!(err instanceof LeaseRefusedError)) throw err;
+    process.stderr.write(`${service}: ${err.message}\n`);
+    logger.fatal(err.message);
+    await app.close().catch(() => undefined);
+    await nats.close().catch(() => undefined);
+    process.exit(1);
+  }
 
   // a hybrid app's microservice is initialised at once: global pipes and filters reach it only
   // when set on the app and inherited

@@ -6,7 +6,7 @@ interface Entry {
   user: string;
 }
 
-const engine = (isFerretDb: () => Promise<boolean>) => ({ isFerretDb }) as DatabaseEngine;
+const engine = (isLocal: () => Promise<boolean>) => ({ isLocal }) as DatabaseEngine;
 
 describe('LocalReadModel.preload', () => {
   async function* entries(loads: { count: number }): AsyncIterable<Entry> {
@@ -23,7 +23,7 @@ describe('LocalReadModel.preload', () => {
     expect(mirror.group('u1')).toEqual([{ _id: 'a', user: 'u1' }]);
   });
 
-  it('loads nothing on MongoDB, nor while the engine cannot be asked', async () => {
+  it('loads nothing on the MongoDB branch, nor while the engine cannot be asked', async () => {
     const loads = { count: 0 };
     await new LocalGroupedMirror<Entry>((e) => e.user).preload(engine(async () => false), () => entries(loads));
     await new LocalGroupedMirror<Entry>((e) => e.user).preload(engine(async () => Promise.reject(new Error('not connected'))), () => entries(loads));

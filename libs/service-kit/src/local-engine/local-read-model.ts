@@ -6,8 +6,9 @@ import type { DatabaseEngine } from '../mongo/database-engine';
  * so the hottest filtered reads (searches, a user's list) are answered from here instead.
  *
  * Filled once from the database (`ready`), then kept current by the repository that owns the
- * collection: it calls `put` and `remove` after each of its writes. On FerretDB every service
- * runs as a single instance, so that repository sees every write (docs/ENGINES.md). A write that
+ * collection: it calls `put` and `remove` after each of its writes. On the local engine every
+ * service runs as a single instance (its lease), so that repository sees every write
+ * (docs/ENGINES.md). A write that
  * lands while the load is under way wins over what the load read.
  */
 export abstract class LocalReadModel<Doc extends { _id: string }> {
@@ -29,12 +30,12 @@ export abstract class LocalReadModel<Doc extends { _id: string }> {
   }
 
   /**
-   * Starts the load while the service starts, so no request waits for it. On MongoDB it does
-   * nothing; when the database cannot be reached yet, the first read loads it instead.
+   * Starts the load while the service starts, so no request waits for it. On the MongoDB branch
+   * it does nothing; when the database cannot be reached yet, the first read loads it instead.
    */
   async preload(engine: DatabaseEngine, all: () => AsyncIterable<Doc>): Promise<void> {
     try {
-      if (await engine.isFerretDb()) void this.ready(all).catch(() => undefined);
+      if (await engine.isLocal()) void this.ready(all).catch(() => undefined);
     } catch {
       // the engine is not known yet: the first read loads
     }

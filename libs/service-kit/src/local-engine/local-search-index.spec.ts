@@ -1,16 +1,21 @@
-import { LocalSearchIndex } from './local-search-index';
+import { exactKey, indexTerms, searchRank, tagRank } from '@plaza/search';
+import { searchQuery } from '../search/ranked-search';
+import { LocalSearchIndex, SearchableDocument } from './local-search-index';
 
-interface Book {
-  _id: string;
-  title: string;
-  search_terms: string[];
-  tag_keys: string[];
+interface Book extends SearchableDocument {
   summary: string;
 }
 
-const book = (id: string, terms: string[], tags: string[] = []): Book => ({ _id: id, title: `t${id}`, search_terms: terms, tag_keys: tags, summary: 'long text the index need not keep' });
-const cardOf = (b: Book) => ({ _id: b._id, title: b.title });
-const newIndex = () => new LocalSearchIndex<Book, { _id: string; title: string }>(cardOf);
+/** A record titled `title`, with `other` text (an author, say) and tags, rated by `raters`. */
+const book = (id: string, title: string, raters = 0, other = '', tags: string[] = []): Book => ({
+  _id: id,
+  search_terms: indexTerms(title, other),
+  title_terms: indexTerms(title),
+  title_keys: [exactKey(title)],
+  tag_keys: tags,
+  search_rank: searchRank(raters, id),
+  summary: 'long text the index need not keep',
+});
 
 async function* from(docs: Book[], beforeEach?: (doc: Book) => void): AsyncIterable<Book> {
   for (const doc of docs) {
@@ -19,49 +24,76 @@ async function* from(docs: Book[], beforeEach?: (doc: Book) => void): AsyncItera
   }
 }
 
+const all = { start: 0, count: 100, limit: 1000 };
+const ids = (index: LocalSearchIndex<Book>, q: string | undefined, tag?: string, window = all) => index.page(searchQuery(q, tag), window).ids;
+
 describe('LocalSearchIndex', () => {
-  it('finds books carrying every term and the tag, keeping only what ranking reads', async () => {
-    const index = newIndex();
-    await index.ready(() => from([book('1', ['春天', 'spring'], ['小说']), book('2', ['春天'], ['诗歌']), book('3', ['spring'])]));
-    expect(index.matching(['春天'], undefined).map((c) => c._id).sort()).toEqual(['1', '2']);
-    expect(index.matching(['春天', 'spring'], undefined).map((c) => c._id)).toEqual(['1']);
-    expect(index.matching([], '诗歌').map((c) => c._id)).toEqual(['2']);
-    expect(index.matching(['spring'], '诗歌')).toEqual([]);
-    expect(index.matching(['春天'], undefined)[0]).not.toHaveProperty('summary');
+  it('orders an exact title first, then every term in the titles, then anywhere; each by rank', async () => {
+    const index = new LocalSearchIndex<Book>();
+    await index.ready(() =>
+      from([
+        book('1', 'Zebrafish Handbook', 10),
+        book('2', 'Zebrafish', 1),
+        book('3', 'A History of Zebrafish', 900),
+        book('4', 'Fish', 5000, 'Zebrafish Author'),
+        book('5', 'Other', 0),
+      ]),
+    );
+    expect(ids(index, 'ZEBRAFISH')).toEqual(['2', '3', '1', '4']);
+    expect(ids(index, 'zebrafish handbook')).toEqual(['1']);
+    expect(ids(index, 'nothing')).toEqual([]);
+  });
+
+  it('matches a tag alone, by the tag rank the service gives, or with q', async () => {
+    const counts: Record<string, number> = { '1': 3, '2': 8, '3': 8 };
+    const index = new LocalSearchIndex<Book>((doc) => doc, (doc) => new Map(doc.tag_keys.map((t) => [t, tagRank(counts[doc._id] ?? 0, searchRank(0, doc._id))])));
+    await index.ready(() => from([book('1', '春天', 50, '', ['poetry']), book('2', '夏天', 0, '', ['poetry']), book('3', '春天的诗', 0, '', ['poetry']), book('4', '春天')]));
+    expect(ids(index, undefined, 'poetry')).toEqual(['2', '3', '1']);
+    expect(ids(index, '春天', 'poetry')).toEqual(['1', '3']);
+    expect(ids(index, '春天')).toEqual(['1', '4', '3']);
+  });
+
+  it('pages within the window and counts matches up to its limit', async () => {
+    const index = new LocalSearchIndex<Book>();
+    await index.ready(() => from(Array.from({ length: 30 }, (_, i) => book(String(i + 1), 'vol', i))));
+    const first = index.page(searchQuery('vol', undefined), { start: 0, count: 5, limit: 20 });
+    expect(first).toEqual({ total: 20, ids: ['30', '29', '28', '27', '26'] });
+    expect(index.page(searchQuery('vol', undefined), { start: 18, count: 5, limit: 20 }).ids).toEqual(['12', '11']);
+    expect(index.page(searchQuery('vol', undefined), { start: 20, count: 5, limit: 20 })).toEqual({ total: 20, ids: [] });
   });
 
   it('follows writes and removals after the load', async () => {
-    const index = newIndex();
-    await index.ready(() => from([book('1', ['春天']), book('2', ['春天'])]));
-    index.put(book('1', ['夏天']));
+    const index = new LocalSearchIndex<Book>();
+    await index.ready(() => from([book('1', '春天'), book('2', '春天')]));
+    index.put(book('1', '夏天'));
     index.remove('2');
-    expect(index.matching(['春天'], undefined)).toEqual([]);
-    expect(index.matching(['夏天'], undefined).map((c) => c._id)).toEqual(['1']);
+    expect(ids(index, '春天')).toEqual([]);
+    expect(ids(index, '夏天')).toEqual(['1']);
     expect(index.size).toBe(1);
   });
 
   it('loads once, and a write during the load wins over what the load read', async () => {
-    const index = newIndex();
+    const index = new LocalSearchIndex<Book>();
     let loads = 0;
-    const all = () => {
+    const load = () => {
       loads++;
-      // the book is rewritten (new terms) while the load is under way
-      return from([book('1', ['old'])], () => index.put(book('1', ['new'])));
+      // the book is rewritten (new title) while the load is under way
+      return from([book('1', 'old')], () => index.put(book('1', 'new')));
     };
-    await Promise.all([index.ready(all), index.ready(all)]);
+    await Promise.all([index.ready(load), index.ready(load)]);
     expect(loads).toBe(1);
-    expect(index.matching(['new'], undefined).map((c) => c._id)).toEqual(['1']);
-    expect(index.matching(['old'], undefined)).toEqual([]);
+    expect(ids(index, 'new')).toEqual(['1']);
+    expect(ids(index, 'old')).toEqual([]);
   });
 
   it('tries the load again after a failure', async () => {
-    const index = newIndex();
+    const index = new LocalSearchIndex<Book>();
     // eslint-disable-next-line require-yield
     const failing = async function* (): AsyncIterable<Book> {
       throw new Error('database not reachable');
     };
     await expect(index.ready(failing)).rejects.toThrow('not reachable');
-    await index.ready(() => from([book('1', ['x'])]));
+    await index.ready(() => from([book('1', 'x')]));
     expect(index.size).toBe(1);
   });
 });

@@ -1,55 +1,105 @@
 import { TermIndex } from '@plaza/search';
+import { RankedSearchFields, SearchPage, SearchQuery, SearchWindow } from '../search/ranked-search';
 import { LocalReadModel } from './local-read-model';
 
-/** A searchable record as the services store it: its search terms and tag keys beside its `_id`. */
-export interface SearchableDocument {
-  _id: string;
-  search_terms?: string[];
-  tag_keys?: string[];
+/** A searchable record as the services store it. */
+export type SearchableDocument = { _id: string } & RankedSearchFields;
+
+/** What the index keeps of each record: enough to match and order, nothing else. */
+interface Entry {
+  rank: string;
+  titleKeys: string[];
+  /** Tag key → the record's place among that tag's matches (tag-only searches). */
+  tagRanks?: Map<string, string>;
 }
 
 /**
- * Search on the local engine, in memory: each record's search terms and tag keys, and the card
- * (the few fields ranking reads) of each. FerretDB v1 answers `search_terms: {$all: ...}` by
- * decoding every document of the collection (0.3 ms per book: 0.9 s for the 3 000-book demo
- * catalogue, measured); this answers in microseconds. Loading and upkeep: see LocalReadModel.
+ * Search on the local engine, in memory, in exactly the order of the MongoDB branch
+ * (rankedSearchPage, ranked-search.ts): a title equal to the query, then every term in the
+ * titles, then every term anywhere, each by `search_rank`; a tag alone by the tag's own rank when
+ * the service gives one (`tagRanksOf`), else by `search_rank`. FerretDB v1 answers
+ * `search_terms: {$all: ...}` by decoding every document of the collection (0.3 ms per book:
+ * 0.9 s for the 3 000-book demo catalogue, measured); this answers in microseconds to
+ * milliseconds. Loading and upkeep: see LocalReadModel.
  */
-export class LocalSearchIndex<Doc extends SearchableDocument, Card> extends LocalReadModel<Doc> {
-  private readonly cards = new Map<string, Card>();
+export class LocalSearchIndex<Doc extends SearchableDocument> extends LocalReadModel<Doc> {
+  private readonly entries = new Map<string, Entry>();
   private readonly terms = new TermIndex();
+  private readonly titleTerms = new TermIndex();
   private readonly tags = new TermIndex();
+  private readonly exact = new Map<string, Set<string>>();
 
-  constructor(private readonly cardOf: (doc: Doc) => Card) {
+  /**
+   * `fieldsOf` gives the search fields of a record as they are stored (records written before
+   * the fields existed get them computed); `tagRanksOf`, the tag ranks of the service's tag order.
+   */
+  constructor(
+    private readonly fieldsOf: (doc: Doc) => RankedSearchFields = (doc) => doc,
+    private readonly tagRanksOf?: (doc: Doc) => Map<string, string>,
+  ) {
     super();
   }
 
-  /** Cards of the records carrying every term and, when given, the tag key. */
-  matching(terms: string[], tagKey: string | undefined): Card[] {
-    let ids = this.terms.lookup(terms);
-    if (tagKey !== undefined) {
-      const tagged = this.tags.lookup([tagKey]);
-      if (terms.length === 0) ids = tagged;
-      else {
-        const set = new Set(tagged);
-        ids = ids.filter((id) => set.has(id));
-      }
-    }
-    return ids.map((id) => this.cards.get(id)).filter((c): c is Card => c !== undefined);
+  get size(): number {
+    return this.entries.size;
   }
 
-  get size(): number {
-    return this.cards.size;
+  /** The page of `query` within `window`, and the number of matches up to the window's limit. */
+  page(query: SearchQuery, window: SearchWindow): SearchPage {
+    const ordered = this.ordered(query);
+    const end = Math.min(window.start + window.count, window.limit);
+    return { total: Math.min(ordered.length, window.limit), ids: window.start < end ? ordered.slice(window.start, end) : [] };
+  }
+
+  /** Every match of `query`, in rank order. */
+  private ordered(query: SearchQuery): string[] {
+    if (query.terms.length === 0) {
+      if (query.tagKey === undefined) return [];
+      const key = query.tagKey;
+      const rankOf = (id: string) => this.entries.get(id)?.tagRanks?.get(key) ?? this.entries.get(id)?.rank ?? '';
+      return this.tags.lookup([key]).map((id) => ({ id, rank: rankOf(id) })).sort(byRank).map((m) => m.id);
+    }
+    let ids = this.terms.lookup(query.terms);
+    if (query.tagKey !== undefined) {
+      const tagged = new Set(this.tags.lookup([query.tagKey]));
+      ids = ids.filter((id) => tagged.has(id));
+    }
+    const inTitles = new Set(this.titleTerms.lookup(query.terms));
+    const exact = this.exact.get(query.exact) ?? new Set<string>();
+    return ids
+      .map((id) => ({ id, tier: exact.has(id) ? 0 : inTitles.has(id) ? 1 : 2, rank: this.entries.get(id)?.rank ?? '' }))
+      .sort((a, b) => a.tier - b.tier || byRank(a, b))
+      .map((m) => m.id);
   }
 
   protected store(doc: Doc): void {
-    this.cards.set(doc._id, this.cardOf(doc));
-    this.terms.put(doc._id, doc.search_terms ?? []);
-    this.tags.put(doc._id, doc.tag_keys ?? []);
+    this.drop(doc._id);
+    const fields = this.fieldsOf(doc);
+    const titleKeys = [...new Set(fields.title_keys)];
+    this.entries.set(doc._id, { rank: fields.search_rank, titleKeys, tagRanks: this.tagRanksOf?.(doc) });
+    this.terms.put(doc._id, fields.search_terms);
+    this.titleTerms.put(doc._id, fields.title_terms);
+    this.tags.put(doc._id, fields.tag_keys);
+    for (const key of titleKeys) {
+      let ids = this.exact.get(key);
+      if (!ids) this.exact.set(key, (ids = new Set()));
+      ids.add(doc._id);
+    }
   }
 
   protected drop(id: string): void {
-    this.cards.delete(id);
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    for (const key of entry.titleKeys) {
+      const ids = this.exact.get(key);
+      ids?.delete(id);
+      if (ids?.size === 0) this.exact.delete(key);
+    }
+    this.entries.delete(id);
     this.terms.remove(id);
+    this.titleTerms.remove(id);
     this.tags.remove(id);
   }
 }
+
+const byRank = (a: { rank: string }, b: { rank: string }) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0);

@@ -1,6 +1,6 @@
 import { Query } from 'mongoose';
 import type { Schema } from 'mongoose';
-import type { DatabaseEngine } from './database-engine';
+import { DatabaseEngine } from './database-engine';
 
 /**
  * Proof, without a MongoDB server, that every list and search query has an index on MongoDB.
@@ -16,22 +16,27 @@ export interface CapturedQuery {
   op: string;
   filter: Record<string, unknown>;
   sort: Record<string, 1 | -1>;
+  /** The query's `limit` (find) or count bound (countDocuments); undefined when it has none. */
+  limit?: number;
   schema: Schema;
 }
 
-/** The engine answering as MongoDB, for repositories whose MongoDB queries a spec captures. */
-export const MONGODB_ENGINE = { isFerretDb: async () => false } as DatabaseEngine;
+/** An engine taking the MongoDB branch, for repositories whose MongoDB queries a spec captures. */
+export const MONGODB_ENGINE = DatabaseEngine.fixed('mongodb');
 
 const EMPTY_ANSWER: Record<string, unknown> = { find: [], countDocuments: 0, estimatedDocumentCount: 0, findOne: null, distinct: [] };
 
-export async function captureQueries(run: () => Promise<unknown>): Promise<CapturedQuery[]> {
+/** `answers`: what an operation answers instead of nothing (counts that make a search read every tier, say). */
+export async function captureQueries(run: () => Promise<unknown>, answers: Record<string, unknown> = {}): Promise<CapturedQuery[]> {
   const captured: CapturedQuery[] = [];
+  const answer = { ...EMPTY_ANSWER, ...answers };
   const original = Query.prototype.exec;
   Query.prototype.exec = async function capture(this: Query<unknown, unknown>) {
     const sort = (this.getOptions().sort ?? {}) as Record<string, 1 | -1>;
     const op = (this as unknown as { op?: string }).op ?? 'unknown';
-    captured.push({ model: this.model.modelName, op, filter: this.getFilter() as Record<string, unknown>, sort, schema: this.model.schema });
-    return EMPTY_ANSWER[op] ?? null;
+    const limit = this.getOptions().limit as number | undefined;
+    captured.push({ model: this.model.modelName, op, filter: this.getFilter() as Record<string, unknown>, sort, limit, schema: this.model.schema });
+    return answer[op] ?? null;
   } as typeof original;
   try {
     await run();
@@ -91,4 +96,20 @@ export function unindexedQueries(queries: CapturedQuery[]): string[] {
   return queries
     .filter((q) => !indexPlanFor(q.schema, q.filter, q.op === 'countDocuments' ? {} : q.sort))
     .map((q) => `${q.model}.${q.op}(${JSON.stringify(q.filter)}) sort ${JSON.stringify(q.sort)}`);
+}
+
+const byId = (filter: Record<string, unknown>) => {
+  const id = filter._id;
+  return id !== undefined && (typeof id !== 'object' || id === null || '$eq' in (id as object));
+};
+
+/**
+ * The captured reads that could bring more than a page plus a constant into the process: a `find`
+ * with no limit, other than a read by `_id`. (Counts bring one number; unindexedQueries checks
+ * that they walk an index.) `allowed` names the models whose reads are bounded by construction.
+ */
+export function unboundedQueries(queries: CapturedQuery[], allowed: string[] = []): string[] {
+  return queries
+    .filter((q) => q.op === 'find' && q.limit === undefined && !byId(q.filter) && !allowed.includes(q.model))
+    .map((q) => `${q.model}.${q.op}(${JSON.stringify(q.filter)}) without a limit`);
 }
