@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { EventPresenter } from './events/event-presenter';
 import { EventDocument, EventSchema } from './events/event.schema';
 import { EventsController } from './events/events.controller';
@@ -15,9 +16,11 @@ import { ParticipationController } from './participation/participation.controlle
 import { ParticipantDocument, ParticipantSchema, WisherDocument, WisherSchema } from './participation/participation.schemas';
 import { ParticipationService } from './participation/participation.service';
 import { WishersRepository } from './participation/wishers.repository';
+import { EventRepair } from './recovery/event-repair';
+import { EventReconcileController } from './recovery/reconcile.controller';
 import { EventUsers } from './users/event-users';
 
-/** The event service: cities, events, participation and interest, and their import. */
+/** The event service: cities, events, participation and interest, their import, and the repair journal of its multi-document writes. */
 @Module({
   imports: [
     MongooseModule.forFeature([
@@ -28,10 +31,10 @@ import { EventUsers } from './users/event-users';
       { name: WisherDocument.name, schema: WisherSchema },
     ]),
   ],
-  controllers: [LocsController, EventsController, ParticipationController, EventImportController],
+  controllers: [LocsController, EventsController, ParticipationController, EventImportController, EventReconcileController],
   providers: [
     LocsRepository, EventsRepository, ParticipantsRepository, WishersRepository,
-    LocsService, EventsService, ParticipationService, EventPresenter, EventUsers,
+    LocsService, EventsService, ParticipationService, EventPresenter, EventUsers, EventRepair, DatabaseEngine,
   ],
 })
 export class EventModule {}

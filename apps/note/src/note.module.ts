@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
-import { Sequences } from '@plaza/service-kit';
+import { DatabaseEngine, Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { NoteCommentDocument, NoteCommentSchema } from './comments/comment.schema';
 import { CommentsController } from './comments/comments.controller';
@@ -17,8 +17,13 @@ import { NotesController } from './notes/notes.controller';
 import { NotesRepository } from './notes/notes.repository';
 import { NotesService } from './notes/notes.service';
 import { NotePictures } from './pictures/note-pictures';
+import { NoteRepair } from './recovery/note-repair';
+import { NoteReconcileController } from './recovery/reconcile.controller';
 
-/** The note service: notes, likes and comments, each collection with its repository; pictures via libs/pictures. */
+/**
+ * The note service: notes, likes and comments, each collection with its repository; pictures via
+ * libs/pictures; the repair journal of its multi-document writes (recovery/).
+ */
 @Module({
   imports: [
     MongooseModule.forFeature([
@@ -27,13 +32,15 @@ import { NotePictures } from './pictures/note-pictures';
       { name: NoteCommentDocument.name, schema: NoteCommentSchema },
     ]),
   ],
-  controllers: [NotesController, CommentsController],
+  controllers: [NotesController, CommentsController, NoteReconcileController],
   providers: [
     NotesRepository,
     LikesRepository,
     CommentsRepository,
     NoteAccess,
     NoteCounterWriter,
+    NoteRepair,
+    DatabaseEngine,
     NoteViews,
     NotePictures,
     NotesService,

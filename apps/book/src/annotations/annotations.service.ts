@@ -1,11 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import {
   Annotation, AnnotationFormat, AnnotationInput, AnnotationList, AnnotationReadQuery, ApiError, BookAnnotationsQuery, Caller,
   checkAnnotationPlacement, envelope, isPrivate, PageRequest, PictureRef, SimpleUser,
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, UsersDirectory, withinPageBudget } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, ReadinessRegistry, UsersDirectory, withinPageBudget } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
@@ -13,21 +13,37 @@ import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
 import { requireLogin } from '../collections/collections.service';
 import { BookConfig } from '../config/book.config';
+import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '../reviews/repair-journal';
 import { AnnotationPictureUrls } from '../shared/pictures';
 import { requireUser, simpleUsers } from '../shared/users';
 import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from './annotation.schema';
 import { abstractOf, referencedPictures, renderHtml } from './annotation-content';
 import { AnnotationsRepository } from './annotations.repository';
 
+/** How often the journal is swept while the service runs (it is swept at start too). */
+const SWEEP_INTERVAL_MS = 60_000;
+
+const annotationTarget = (id: string) => `annotation:${id}`;
+
 /**
  * Reading annotations with pictures. A private annotation exists only for its author: anyone
  * else gets 404/1001 for it, as for a missing one (CONTRACT.md section 7), and only the author
  * changes or deletes a public one (403/6002).
+ *
+ * Crash consistency: a write with pictures changes the pictures (accepted, made public or
+ * private, deleted) and the annotation in separate steps. Each runs under an entry of the
+ * `annotation_repairs` journal naming the pictures; an entry left by a process that died midway
+ * has `repair` settle those pictures from the annotation as stored (the sweep at start and every
+ * minute): the ones it uses get its visibility, the others (a write that never finished, a
+ * deleted annotation) are deleted.
  */
 @Injectable()
-export class AnnotationsService {
+export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
   private readonly lock = new KeyedMutex();
   private readonly sequences: Sequences;
+  private readonly journal: RepairJournal;
+  private schedule?: { first: Promise<void>; stop(): void };
+  private recovered = false;
 
   constructor(
     private readonly annotations: AnnotationsRepository,
@@ -40,8 +56,48 @@ export class AnnotationsService {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: BookConfig,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly readiness: ReadinessRegistry,
   ) {
     this.sequences = new Sequences(connection);
+    this.journal = new RepairJournal(connection, 'annotation_repairs');
+  }
+
+  onModuleInit(): void {
+    this.readiness.register({ name: 'annotations-recovery', check: async () => this.recovered });
+    this.schedule = scheduleSweeps(() => this.sweep(), SWEEP_INTERVAL_MS, (err) => this.logger.warn({ err: err.message }, 'annotation repair sweep failed; will retry'));
+    void this.schedule.first.then(() => (this.recovered = true));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.schedule?.stop();
+    await this.journal.flush();
+  }
+
+  async sweep(): Promise<SweepResult> {
+    const result = await this.journal.sweep((target, keys, settled) => this.repair(target, keys, settled));
+    if (result.entries > 0) this.logger.info({ ...result }, 'annotation writes left unfinished were repaired');
+    return result;
+  }
+
+  /**
+   * Settles the pictures an unfinished write named, from the annotation as stored, under the
+   * annotation's lock. Not while the write may still run elsewhere (it may be about to use them).
+   */
+  async repair(target: string, keys: string[], settled: boolean): Promise<void> {
+    const [kind, id] = splitTarget(target);
+    if (kind !== 'annotation') throw new Error(`not an annotation target: ${target}`);
+    if (!settled) throw new Error(`a write of annotation ${id} may still be running`);
+    await this.lock.run(id, async () => {
+      const doc = await this.annotations.byId(id);
+      const used = new Set(Object.values(doc?.photos ?? {}).map((p) => p.key));
+      if (doc) await this.pictures.setVisibility(keys.filter((k) => used.has(k)), !doc.private);
+      await this.pictures.delete(keys.filter((k) => !used.has(k)));
+    });
+  }
+
+  /** Runs a write that changes pictures and the annotation under a journal entry naming the pictures. */
+  private withPictures<T>(id: string, keys: string[], work: () => Promise<T>): Promise<T> {
+    return keys.length === 0 ? work() : this.journal.run([annotationTarget(id)], work, keys);
   }
 
   async create(bookId: string, input: AnnotationInput, pictures: PictureRef[], caller: Caller): Promise<Annotation> {
@@ -67,8 +123,10 @@ export class AnnotationsService {
       updated: now,
     };
     // accept the pictures before the annotation points at them: a failure here leaves no annotation
-    await this.pictures.setVisibility(this.keysOf(photos), isPublic);
-    await this.annotations.insert(doc);
+    await this.withPictures(doc._id, this.keysOf(photos), async () => {
+      await this.pictures.setVisibility(this.keysOf(photos), isPublic);
+      await this.annotations.insert(doc);
+    });
     return this.present(doc, book, (await simpleUsers(this.users, [userId]))(userId), 'text');
   }
 
@@ -95,8 +153,10 @@ export class AnnotationsService {
       if (doc.page_no === undefined) delete doc.page_no;
       // new pictures, and the old ones too when the annotation changed between public and private
       const keys = previous.private === !isPublic ? this.keysOf(this.photosOf(pictures)) : this.keysOf(photos);
-      await this.pictures.setVisibility(keys, isPublic);
-      await this.annotations.replace(doc);
+      await this.withPictures(id, keys, async () => {
+        await this.pictures.setVisibility(keys, isPublic);
+        await this.annotations.replace(doc);
+      });
       return this.present(doc, book, (await simpleUsers(this.users, [userId]))(userId), 'text');
     });
   }
@@ -106,9 +166,15 @@ export class AnnotationsService {
     return this.lock.run(id, async () => {
       const doc = await this.requireOwn(id, userId);
       // the annotation first: its pictures are unreachable from then on, even if deleting them fails
-      await this.annotations.delete(id);
-      await this.pictures.delete(this.keysOf(doc.photos)).catch((err: Error) => {
-        this.logger.warn({ annotation: id, err: err.message }, 'pictures of a deleted annotation could not be deleted');
+      // (then the journal entry stays, and the sweep deletes them)
+      let deleted = false;
+      await this.withPictures(id, this.keysOf(doc.photos), async () => {
+        await this.annotations.delete(id);
+        deleted = true;
+        await this.pictures.delete(this.keysOf(doc.photos));
+      }).catch((err: Error) => {
+        if (!deleted) throw err;
+        this.logger.warn({ annotation: id, err: err.message }, 'pictures of a deleted annotation could not be deleted; the repair sweep will');
       });
       return {};
     });

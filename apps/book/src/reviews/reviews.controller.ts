@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { BookMessages, ReviewCreateRequest, ReviewDeleteRequest, ReviewUpdateRequest } from '@plaza/contracts';
+import { BookMessages, reconcileMessage, ReconcileRequest, ReviewCreateRequest, ReviewDeleteRequest, ReviewUpdateRequest } from '@plaza/contracts';
 import { ReviewsService } from './reviews.service';
 
 @Controller()
@@ -20,5 +20,11 @@ export class ReviewsController {
   @MessagePattern(BookMessages.deleteReview.subject)
   remove(@Payload() req: ReviewDeleteRequest) {
     return this.reviews.remove(req.id, req.caller);
+  }
+
+  /** The book service's reconciliation (npm run reconcile): the books' users' rating and tags. */
+  @MessagePattern(reconcileMessage('book').subject)
+  reconcile(@Payload() req: ReconcileRequest) {
+    return this.reviews.reconcile(req.repair ?? true);
   }
 }

@@ -2,9 +2,9 @@ import { Prop, Schema, SchemaFactory } from '@nestjs/mongoose';
 import { EventCategory } from '@plaza/contracts';
 
 /**
- * An event. `_id` is the numeric id. Counters are kept on the document (exact: every change goes
- * through EventsRepository under a per-event lock); who takes part or is interested lives in
- * their own collections, one document per (event, user).
+ * An event. `_id` is the numeric id. Counters are kept on the document as counts of their
+ * sources, recounted after every change (EventsRepository.recount); who takes part or is
+ * interested lives in their own collections, one document per (event, user).
  */
 @Schema({ collection: 'events', versionKey: false })
 export class EventDocument {
@@ -31,6 +31,8 @@ export class EventDocument {
   @Prop({ type: String, required: true }) category!: EventCategory;
   @Prop({ default: 0 }) participant_count!: number;
   @Prop({ default: 0 }) wisher_count!: number;
+  /** Raised by every counter write: on MongoDB a recount is a compare-and-swap on it. */
+  @Prop() counts_v?: number;
 }
 
 export const EventSchema = SchemaFactory.createForClass(EventDocument);

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { EventCategory } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { FilterQuery, Model } from 'mongoose';
+import { ParticipantsRepository } from '../participation/participants.repository';
+import { WishersRepository } from '../participation/wishers.repository';
 import { EventDocument } from './event.schema';
 import { TimeWindow } from './event-windows';
 
@@ -10,25 +13,46 @@ export type StoredEvent = EventDocument;
 export type EventCounter = 'participant_count' | 'wisher_count';
 export type EventCounters = Pick<StoredEvent, EventCounter>;
 /** What an import sets; the counters belong to the participation records. */
-export type EventFields = Omit<StoredEvent, EventCounter>;
+export type EventFields = Omit<StoredEvent, EventCounter | 'counts_v'>;
+export const EVENT_COUNTERS: EventCounter[] = ['participant_count', 'wisher_count'];
 
 const OPTIONAL_FIELDS = ['alt', 'adapt_url', 'image', 'image_hlarge', 'image_lmobile'] as const;
 
-/** Counter changes of one event waiting for the next write, and who waits for it. */
+interface PendingChange {
+  counter: EventCounter;
+  change: () => Promise<number>;
+  resolve: (result: { counts: EventCounters; moved: number }) => void;
+  reject: (err: unknown) => void;
+}
+
+/** Changes and recounts of one event waiting for the next write, and who waits for them. */
 interface PendingCounts {
-  deltas: Record<EventCounter, number>;
+  recounts: Set<EventCounter>;
+  changes: PendingChange[];
   waiters: Array<{ resolve: (counts: EventCounters) => void; reject: (err: unknown) => void }>;
 }
 
+/** Compare-and-swap attempts when another instance recounts the same event at the same moment (MongoDB only). */
+const MAX_ATTEMPTS = 20;
+
 /**
- * The events collection. Every write of one event document (an import, a counter change) runs
+ * The events collection. Every write of one event document (an import, a counter write) runs
  * under that event's lock: FerretDB v1 applies an update as read, change, write back, so two at
- * once lose one (see KeyedMutex). `$inc` keeps it right on MongoDB with several instances.
+ * once lose one (see KeyedMutex).
  *
- * Counter changes are group-committed: while one write of an event's counters runs, the changes
- * that arrive meanwhile are summed and written together by the next one. 200 joins at once then
- * cost a few writes instead of 200 queued ones, and each caller still learns the counts that
- * include its own change.
+ * The counters follow their sources, the participants and wishers collections. A join, a leave,
+ * a wish or an unwish is a link change that runs under the event's lock (`change`), followed by
+ * the counter's write under the same lock, by branch (DatabaseEngine): on MongoDB the event's
+ * links are counted again (by the indexed `event_id`) and written with `$set`, a compare-and-swap
+ * on `counts_v`, so any number of instances stay exact; on the local branch (one instance) `$inc`
+ * by the batch's sum, exact because every link change of the event runs under this lock, and
+ * no scan on the write path. `recount` counts and `$set`s on both branches, right whenever it
+ * runs: a write that died between its link and its counter is repaired by it (EventRepair's
+ * sweep, `npm run reconcile`).
+ *
+ * Counter writes are group-committed: changes that arrive while one write of an event's counters
+ * runs wait together and are written by the next one. 200 joins at once then cost a few counter
+ * writes instead of 200 queued ones, and each caller still learns counts that include its change.
  */
 @Injectable()
 export class EventsRepository {
@@ -36,7 +60,12 @@ export class EventsRepository {
   private readonly pending = new Map<string, PendingCounts>();
   private readonly reading = new Map<string, Promise<StoredEvent | null>>();
 
-  constructor(@InjectModel(EventDocument.name) private readonly events: Model<EventDocument>) {}
+  constructor(
+    @InjectModel(EventDocument.name) private readonly events: Model<EventDocument>,
+    private readonly participants: ParticipantsRepository,
+    private readonly wishers: WishersRepository,
+    private readonly engine: DatabaseEngine,
+  ) {}
 
   async byId(id: string): Promise<StoredEvent | null> {
     return this.events.findById(id).lean<StoredEvent>().exec();
@@ -92,37 +121,100 @@ export class EventsRepository {
     });
   }
 
-  /** Adds `delta` to a counter; resolves with both counters as stored after the write that carried it. */
-  addToCount(id: string, counter: EventCounter, delta: number): Promise<EventCounters> {
+  /**
+   * Runs `change` (a link's insert or delete: resolves with how much it moved `counter`, +1, -1
+   * or 0) under the event's lock, then writes the counter; resolves with both counters as stored
+   * after the write that carried it. A change that throws is refused alone.
+   */
+  change(id: string, counter: EventCounter, change: () => Promise<number>): Promise<{ counts: EventCounters; moved: number }> {
+    return new Promise((resolve, reject) => this.batchOf(id).changes.push({ counter, change, resolve, reject }));
+  }
+
+  /** Counts `counters` again from their sources and writes them (repairs, reconciliation, an import batch); both counters after. */
+  recount(id: string, counters: EventCounter[]): Promise<EventCounters> {
+    const batch = this.batchOf(id);
+    for (const c of counters) batch.recounts.add(c);
+    return new Promise((resolve, reject) => batch.waiters.push({ resolve, reject }));
+  }
+
+  /** Every event's counters (reconciliation). */
+  async *allCounters(): AsyncIterable<Pick<StoredEvent, '_id' | EventCounter>> {
+    yield* this.events.find({}, { participant_count: 1, wisher_count: 1 }).lean<Array<Pick<StoredEvent, '_id' | EventCounter>>>().cursor();
+  }
+
+  private batchOf(id: string): PendingCounts {
     let batch = this.pending.get(id);
     if (!batch) {
-      batch = { deltas: { participant_count: 0, wisher_count: 0 }, waiters: [] };
+      batch = { recounts: new Set(), changes: [], waiters: [] };
       this.pending.set(id, batch);
       void this.flush(id);
     }
-    batch.deltas[counter] += delta;
-    const waiters = batch.waiters;
-    return new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+    return batch;
   }
 
   private async flush(id: string): Promise<void> {
     await this.lock.run(id, async () => {
-      // whatever arrived while waiting for the lock goes in this write; later changes start a new batch
+      // whatever arrived while waiting for the lock goes in this write; later ones start a new batch
       const batch = this.pending.get(id);
       if (!batch) return;
       this.pending.delete(id);
       try {
-        const inc = Object.fromEntries(Object.entries(batch.deltas).filter(([, d]) => d !== 0));
-        // no projection: FerretDB v1's findAndModify does not implement `fields`
-        const doc = Object.keys(inc).length > 0
-          ? await this.events.findOneAndUpdate({ _id: id }, { $inc: inc }, { new: true }).lean<EventCounters>().exec()
-          : await this.events.findById(id).lean<EventCounters>().exec();
+        const doc = await this.events.findById(id).lean<StoredEvent>().exec();
         if (!doc) throw new Error(`event ${id} vanished while its counters changed`);
-        const counts = { participant_count: doc.participant_count, wisher_count: doc.wisher_count };
+        // the link changes, one after the other
+        const moved = new Map<PendingChange, number>();
+        for (const c of batch.changes) {
+          try {
+            moved.set(c, await c.change());
+          } catch (err) {
+            c.reject(err);
+          }
+        }
+        const sums: Partial<EventCounters> = {};
+        for (const [c, d] of moved) sums[c.counter] = (sums[c.counter] ?? 0) + d;
+        const touched = EVENT_COUNTERS.filter((c) => batch.recounts.has(c) || sums[c] !== undefined);
+        const counts = await this.engine.run('event.events.counters', {
+          // a count from the source (the `event_id` index), compare-and-swap on `counts_v`: any number of instances
+          mongodb: () => this.recountLocked(doc, touched, true),
+          // one instance, every link change of the event under this lock: `$inc` by the sum is exact (a count scans on FerretDB)
+          local: async () => {
+            const recounted = await this.recountLocked(doc, EVENT_COUNTERS.filter((c) => batch.recounts.has(c)), false);
+            const inc = Object.fromEntries(EVENT_COUNTERS.filter((c) => !batch.recounts.has(c) && sums[c]).map((c) => [c, sums[c] as number]));
+            if (Object.keys(inc).length === 0) return recounted;
+            // no projection: FerretDB v1's findAndModify does not implement `fields`
+            const after = await this.events.findOneAndUpdate({ _id: id }, { $inc: { ...inc, counts_v: 1 } }, { new: true }).lean<EventCounters>().exec();
+            if (!after) throw new Error(`event ${id} vanished while its counters changed`);
+            return { participant_count: after.participant_count, wisher_count: after.wisher_count };
+          },
+        });
+        for (const [c, d] of moved) c.resolve({ counts, moved: d });
         for (const w of batch.waiters) w.resolve(counts);
       } catch (err) {
+        for (const c of batch.changes) c.reject(err);
         for (const w of batch.waiters) w.reject(err);
       }
     });
+  }
+
+  /** Counts `counters` from their sources and writes them (a compare-and-swap on the MongoDB branch), retrying when another instance wrote first. */
+  private async recountLocked(read: StoredEvent, counters: EventCounter[], compareAndSwap: boolean): Promise<EventCounters> {
+    let doc: StoredEvent | null = read;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && doc; attempt++) {
+      const counts: EventCounters = { participant_count: doc.participant_count ?? 0, wisher_count: doc.wisher_count ?? 0 };
+      if (counters.length === 0) return counts;
+      const [participants, wishers] = await Promise.all([
+        counters.includes('participant_count') ? this.participants.countForEvent(doc._id) : undefined,
+        counters.includes('wisher_count') ? this.wishers.countForEvent(doc._id) : undefined,
+      ]);
+      if (participants !== undefined) counts.participant_count = participants;
+      if (wishers !== undefined) counts.wisher_count = wishers;
+      if (counts.participant_count === doc.participant_count && counts.wisher_count === doc.wisher_count) return counts;
+      const version = doc.counts_v;
+      const filter = compareAndSwap ? { _id: read._id, counts_v: version ?? null } : { _id: read._id };
+      const result = await this.events.updateOne(filter, { $set: { ...counts, counts_v: (version ?? 0) + 1 } }).exec();
+      if (result.matchedCount === 1) return counts;
+      doc = await this.events.findById(read._id).lean<StoredEvent>().exec();
+    }
+    throw new Error(`the counters of event ${read._id} kept changing under a recount`);
   }
 }

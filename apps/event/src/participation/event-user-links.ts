@@ -71,6 +71,17 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
     return deletedCount === 1;
   }
 
+  /** The source of the event's counter (the `event_id` index on MongoDB). */
+  async countForEvent(eventId: string): Promise<number> {
+    return this.model.countDocuments({ event_id: eventId } as FilterQuery<T>).exec();
+  }
+
+  /** For reconciliation: how many links each event has (one pass over the collection). */
+  async countsByEvent(): Promise<Map<string, number>> {
+    const rows = await this.model.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$event_id', n: { $sum: 1 } } }]).exec();
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
   /** The users of an event, the latest first. */
   async page(eventId: string, start: number, count: number): Promise<{ total: number; userIds: string[] }> {
     const filter = { event_id: eventId } as FilterQuery<T>;

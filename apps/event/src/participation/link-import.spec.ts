@@ -28,11 +28,12 @@ class MemoryLinks {
 
 function setup(options: { failCountOf?: string } = {}) {
   const counts: string[] = [];
+  const journaled: string[] = [];
   const events = {
     byId: async (id: string) => (['1', '2'].includes(id) ? { _id: id } : null),
-    addToCount: async (id: string, counter: string, delta: number) => {
+    recount: async (id: string, counters: string[]) => {
       if (id === options.failCountOf) throw new Error('database down');
-      counts.push(`${id} ${counter} +${delta}`);
+      counts.push(`${id} ${counters.join(',')}`);
       return { participant_count: 0, wisher_count: 0 };
     },
   } as unknown as EventsRepository;
@@ -42,13 +43,14 @@ function setup(options: { failCountOf?: string } = {}) {
   const batch = new LinkImportBatch(
     events, users, participants as unknown as ParticipantsRepository, wishers as unknown as EventUserLinksRepository<EventUserLink>,
     () => new Date('2030-01-01T00:00:00Z'),
+    { run: (targets: string[], work: () => Promise<unknown>) => (journaled.push(...targets), work()) } as never,
   );
-  return { batch, counts, participants, wishers };
+  return { batch, counts, participants, wishers, journaled };
 }
 
 describe('LinkImportBatch', () => {
-  it('counts each event once per batch, by the number of links that are new', async () => {
-    const { batch, counts, participants, wishers } = setup();
+  it('recounts each event once per batch that added links to it, under a journal entry', async () => {
+    const { batch, counts, participants, wishers, journaled } = setup();
     await participants.addMany([{ _id: '1:u0', event_id: '1', user_id: 'u0', created: new Date() }]);
     await batch.add('participant', '1', 'u1', 1);
     await batch.add('participant', '1', 'u2', 2, '2030-01-02');
@@ -57,7 +59,8 @@ describe('LinkImportBatch', () => {
     await batch.add('participant', '2', 'u1', 5);
     await batch.add('wisher', '2', 'u1', 6);
     expect(await batch.finish()).toEqual(new Map());
-    expect(counts.sort()).toEqual(['1 participant_count +2', '2 participant_count +1', '2 wisher_count +1']);
+    expect(counts.sort()).toEqual(['1 participant_count', '2 participant_count', '2 wisher_count']);
+    expect(journaled.sort()).toEqual(['event:1', 'event:2', 'event:2']);
     expect(participants.docs.get('1:u2')?.participate_date).toBe('2030-01-02');
     expect(participants.dates).toEqual(['1:u0=2030-01-03']);
     expect([...wishers.docs.keys()]).toEqual(['2:u1']);
@@ -78,6 +81,6 @@ describe('LinkImportBatch', () => {
     expect([...failed.keys()].sort()).toEqual([7, 8]);
     expect(failed.get(7)).toMatch(/participant_count of event 1 could not be written: database down/);
     expect([...participants.docs.keys()]).toEqual(['2:u1']);
-    expect(counts).toEqual(['2 participant_count +1']);
+    expect(counts).toEqual(['2 participant_count']);
   });
 });

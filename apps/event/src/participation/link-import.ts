@@ -1,4 +1,6 @@
 import { EventCounter, EventsRepository } from '../events/events.repository';
+import { eventTarget } from '../recovery/event-repair';
+import { RepairJournal } from '../recovery/repair-journal';
 import { EventUsers } from '../users/event-users';
 import { EventUserLink, EventUserLinksRepository, linkId } from './event-user-links';
 import { ParticipantsRepository } from './participants.repository';
@@ -16,10 +18,11 @@ interface Pending {
 /**
  * One import batch of `event_participant` / `event_wisher` records. Each line is checked as it
  * comes (the event and the user exist); at the end (`finish`) the batch's links are inserted
- * with one unordered insertMany per collection and each event's counters move once, by the
- * number of links that were new. On FerretDB that is a few transactions per 200 lines instead
- * of two per line. Lines that fail there are reported with their number; a line whose count
- * cannot be written has its link taken back, so importing it again counts it.
+ * with one unordered insertMany per collection and each event's counter is recounted once. On
+ * FerretDB that is a few transactions per 200 lines instead of two per line. The inserts and the
+ * recounts run under one repair-journal entry naming the batch's events (a crash between them
+ * leaves them to be recounted by the sweep). Lines that fail are reported with their number; a
+ * line whose count cannot be written has its link taken back, so importing it again counts it.
  */
 export class LinkImportBatch {
   private readonly pending: Pending[] = [];
@@ -32,6 +35,7 @@ export class LinkImportBatch {
     private readonly participants: ParticipantsRepository,
     private readonly wishers: EventUserLinksRepository<EventUserLink>,
     private readonly now: () => Date,
+    private readonly journal: Pick<RepairJournal, 'run'>,
   ) {}
 
   /** Checks one line and queues its link. */
@@ -55,6 +59,11 @@ export class LinkImportBatch {
   }
 
   private async store(kind: LinkKind, pending: Pending[], failed: Map<number, string>): Promise<void> {
+    const events = [...new Set(pending.map((p) => p.link.event_id))].map(eventTarget);
+    await this.journal.run(events, () => this.storeLinks(kind, pending, failed));
+  }
+
+  private async storeLinks(kind: LinkKind, pending: Pending[], failed: Map<number, string>): Promise<void> {
     const repository = this.repository(kind);
     let outcome: Awaited<ReturnType<typeof repository.addMany>>;
     try {
@@ -78,7 +87,7 @@ export class LinkImportBatch {
     await Promise.all(
       [...newByEvent].map(async ([eventId, links]) => {
         try {
-          await this.events.addToCount(eventId, counter, links.length);
+          await this.events.recount(eventId, [counter]);
         } catch (err) {
           await Promise.all(links.map((p) => repository.remove(eventId, p.link.user_id).catch(() => false)));
           for (const p of links) failed.set(p.line, `the ${counter} of event ${eventId} could not be written: ${(err as Error).message}`);

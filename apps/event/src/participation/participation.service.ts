@@ -4,6 +4,7 @@ import { CLOCK, Clock } from '@plaza/platform';
 import { EventPresenter } from '../events/event-presenter';
 import { EventCounter, EventCounters, EventsRepository } from '../events/events.repository';
 import { EventsService } from '../events/events.service';
+import { EventRepair, eventTarget } from '../recovery/event-repair';
 import { EventUsers } from '../users/event-users';
 import { EventUserLink, EventUserLinksRepository, linkId } from './event-user-links';
 import { LinkImportBatch } from './link-import';
@@ -12,8 +13,10 @@ import { WishersRepository } from './wishers.repository';
 
 /**
  * Taking part in and being interested in events. Each is one document per (event, user); the
- * event's counter moves only when that document was really inserted or deleted, so repeating a
- * join or a leave changes nothing and 200 concurrent joins count 200.
+ * event's counter is recounted from those documents after one was really inserted or deleted, so
+ * repeating a join or a leave changes nothing and 200 concurrent joins count 200. The link and
+ * the recount run under a repair-journal entry (EventRepair): a process that dies between them
+ * leaves the event to be recounted by the next sweep.
  */
 @Injectable()
 export class ParticipationService {
@@ -25,6 +28,7 @@ export class ParticipationService {
     private readonly wishers: WishersRepository,
     private readonly users: EventUsers,
     private readonly presenter: EventPresenter,
+    private readonly repair: EventRepair,
   ) {}
 
   async participantList(req: EventPageRequest): Promise<EventUserList> {
@@ -65,44 +69,34 @@ export class ParticipationService {
 
   /** Import of participations and interest: links one batch at a time, counted once per event (see LinkImportBatch). */
   startImport(): LinkImportBatch {
-    return new LinkImportBatch(this.events, this.users, this.participants, this.wishers, () => this.clock.now());
+    return new LinkImportBatch(this.events, this.users, this.participants, this.wishers, () => this.clock.now(), this.repair.journal);
   }
 
   /**
-   * Inserts the link; only a new one moves the counter. Returns the counts after the change, or
-   * null when the link was already there. If the counter cannot be written, the link is taken
-   * back so that a retry counts it (a crash in between would leave the count one low).
+   * Inserts the link under the event's lock; only a new one moves the counter. Returns the counts
+   * after the change, or null when the link was already there. A process that dies between the
+   * link and the counter leaves a journal entry: the sweep recounts the event.
    */
   private async link<T extends EventUserLink>(
     links: EventUserLinksRepository<T>, counter: EventCounter, eventId: string, userId: string, extra: Partial<T>,
   ): Promise<EventCounters | null> {
-    if (!(await links.add(this.newLink(eventId, userId, extra)))) return null;
-    try {
-      return await this.events.addToCount(eventId, counter, 1);
-    } catch (err) {
-      await links.remove(eventId, userId).catch(() => undefined);
-      throw err;
-    }
+    return this.repair.journal.run([eventTarget(eventId)], async () => {
+      const { counts, moved } = await this.events.change(eventId, counter, async () => ((await links.add(this.newLink(eventId, userId, extra))) ? 1 : 0));
+      return moved ? counts : null;
+    });
   }
 
-  /**
-   * Removes the link and moves the counter back. If the counter cannot be written, the link is
-   * put back (as a new link: its date and join time are not kept) so that the leave can be retried.
-   */
+  /** Removes the link under the event's lock and moves the counter back (a journal entry covers the two steps). */
   private async unlinkAndShow<T extends EventUserLink>(
     links: EventUserLinksRepository<T>, counter: EventCounter, req: { id: string; caller: Caller },
   ): Promise<EventView> {
     const userId = this.userOf(req.caller);
     const event = await this.reader.visible(req.id, req.caller, true);
-    if (!(await links.remove(req.id, userId))) return this.current(req.id);
-    let counts: EventCounters;
-    try {
-      counts = await this.events.addToCount(req.id, counter, -1);
-    } catch (err) {
-      await links.add(this.newLink<T>(req.id, userId, {})).catch(() => undefined);
-      throw err;
-    }
-    return this.presenter.one({ ...event, ...counts });
+    const counts = await this.repair.journal.run([eventTarget(req.id)], async () => {
+      const { counts: after, moved } = await this.events.change(req.id, counter, async () => ((await links.remove(req.id, userId)) ? -1 : 0));
+      return moved ? after : null;
+    });
+    return counts ? this.presenter.one({ ...event, ...counts }) : this.current(req.id);
   }
 
   private newLink<T extends EventUserLink>(eventId: string, userId: string, extra: Partial<T>): T {

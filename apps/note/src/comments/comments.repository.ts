@@ -24,6 +24,17 @@ export class CommentsRepository {
     return result.deletedCount > 0;
   }
 
+  /** The source of a note's comments_count (the `note_id` index on MongoDB). */
+  async countForNote(noteId: string): Promise<number> {
+    return this.comments.countDocuments({ note_id: noteId }).exec();
+  }
+
+  /** For reconciliation: how many comments each note has (one pass over the collection). */
+  async countsByNote(): Promise<Map<string, number>> {
+    const rows = await this.comments.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$note_id', n: { $sum: 1 } } }]).exec();
+    return new Map(rows.map((r) => [r._id, r.n]));
+  }
+
   async deleteForNote(noteId: string): Promise<void> {
     await this.comments.deleteMany({ note_id: noteId }).exec();
   }

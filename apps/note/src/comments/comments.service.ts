@@ -6,12 +6,15 @@ import { cleanText } from '../markup/note-markup';
 import { NoteAccess, viewerOf } from '../notes/note-access';
 import { NoteViews } from '../notes/note-views';
 import { NoteCounterWriter } from '../notes/note-counters';
+import { NoteRepair, noteTarget } from '../recovery/note-repair';
 import { CommentsRepository, StoredComment } from './comments.repository';
 
 /**
  * Comments on notes (CONTRACT.md section 5). Whoever may see a note may read and, while
  * can_reply holds, write its comments; the comment's author or the note's owner may delete one.
- * comments_count follows each insert and delete through NoteCounterWriter.
+ * comments_count follows each insert and delete, which run under the note's lock
+ * (NoteCounterWriter), both steps under a repair-journal entry (NoteRepair: a process that dies
+ * between them leaves the note to be recounted from its comments by the next sweep).
  */
 @Injectable()
 export class CommentsService {
@@ -21,6 +24,7 @@ export class CommentsService {
     private readonly access: NoteAccess,
     private readonly views: NoteViews,
     private readonly sequences: Sequences,
+    private readonly repair: NoteRepair,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -41,13 +45,15 @@ export class CommentsService {
       content: cleanText(req.comment.content),
       created: this.clock.now(),
     };
-    await this.comments.insert(comment);
-    // counted only if the note still takes comments when the count is written
-    const { note: after, counted } = await this.counters.add(note._id, { comments_count: 1 }, (current) => current.can_reply);
-    if (!counted) {
-      await this.comments.delete(comment._id);
-      throw after ? closed() : new ApiError('target_not_found', `no note ${note._id}`);
-    }
+    await this.repair.journal.run([noteTarget(note._id)], async () => {
+      // under the note's lock: it stands only if the note still takes comments then
+      const { note: after } = await this.counters.change(note._id, 'comments_count', async (current) => {
+        if (!current.can_reply) throw closed();
+        await this.comments.insert(comment);
+        return 1;
+      });
+      if (!after) throw new ApiError('target_not_found', `no note ${note._id}`);
+    });
     return this.views.comment(comment);
   }
 
@@ -63,8 +69,10 @@ export class CommentsService {
     if (viewer !== comment.author_id && viewer !== note.author_id) {
       throw new ApiError('need_permission', "only the comment's author or the note's owner may delete it");
     }
-    // of two racing deletes only one removes the comment, and only that one counts
-    if (await this.comments.delete(comment._id)) await this.counters.add(note._id, { comments_count: -1 });
+    // of two racing deletes only one removes the comment, and only that one recounts
+    await this.repair.journal.run([noteTarget(note._id)], async () => {
+      await this.counters.change(note._id, 'comments_count', async () => ((await this.comments.delete(comment._id)) ? -1 : 0));
+    });
     return {};
   }
 

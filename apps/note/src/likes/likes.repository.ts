@@ -30,6 +30,25 @@ export class LikesRepository {
     return result.deletedCount > 0;
   }
 
+  /** The source of a note's liked_count (indexed by `note_id` on MongoDB). */
+  async countForNote(noteId: string): Promise<number> {
+    return this.likes.countDocuments({ note_id: noteId }).exec();
+  }
+
+  /** For reconciliation: per note, how many likes carry each privacy copy (one pass over the collection). */
+  async summaryByNote(): Promise<Map<string, Map<NotePrivacy, number>>> {
+    const rows = await this.likes
+      .aggregate<{ _id: { note: string; privacy: NotePrivacy }; n: number }>([{ $group: { _id: { note: '$note_id', privacy: '$note_privacy' }, n: { $sum: 1 } } }])
+      .exec();
+    const summary = new Map<string, Map<NotePrivacy, number>>();
+    for (const row of rows) {
+      const byPrivacy = summary.get(row._id.note) ?? new Map<NotePrivacy, number>();
+      byPrivacy.set(row._id.privacy, row.n);
+      summary.set(row._id.note, byPrivacy);
+    }
+    return summary;
+  }
+
   async deleteForNote(noteId: string): Promise<void> {
     await this.likes.deleteMany({ note_id: noteId }).exec();
   }
@@ -39,7 +58,7 @@ export class LikesRepository {
   }
 
   async setNotePrivacy(noteId: string, privacy: NotePrivacy): Promise<void> {
-    await this.likes.updateMany({ note_id: noteId }, { $set: { note_privacy: privacy } }).exec();
+    await this.likes.updateMany({ note_id: noteId, note_privacy: { $ne: privacy } }, { $set: { note_privacy: privacy } }).exec();
   }
 
   /**

@@ -2,15 +2,18 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, envelope, ListUserNotesRequest, Note, NoteList, NoteRequest } from '@plaza/contracts';
 import { Clock, CLOCK, UsersDirectory, withinPageBudget } from '@plaza/platform';
 import { NoteAccess, viewerOf } from '../notes/note-access';
-import { NoteCounterWriter } from '../notes/note-counters';
+import { NoteCounterWriter, SourceChange } from '../notes/note-counters';
 import { NoteViews } from '../notes/note-views';
 import { NotesRepository, StoredNote } from '../notes/notes.repository';
+import { NoteRepair, noteTarget } from '../recovery/note-repair';
 import { LikesRepository } from './likes.repository';
 
 /**
  * Likes (CONTRACT.md section 5: 202 with the Note; liking twice changes nothing). The insert
  * (or delete) of the like document decides whether anything changes, atomically on both engines;
- * liked_count then moves through NoteCounterWriter, exact under concurrent likes.
+ * it runs under the note's lock and liked_count follows it (NoteCounterWriter), exact under
+ * concurrent likes. Both steps run under a repair-journal entry: if the process dies between
+ * them, the note is recounted from its likes by the next sweep (NoteRepair).
  */
 @Injectable()
 export class LikesService {
@@ -21,36 +24,35 @@ export class LikesService {
     private readonly access: NoteAccess,
     private readonly views: NoteViews,
     private readonly users: UsersDirectory,
+    private readonly repair: NoteRepair,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   async like(req: NoteRequest): Promise<Note> {
     const viewer = viewerOf(req.caller);
     const note = await this.access.readable(req.id, viewer);
-    const added = await this.likes.insert({
-      note_id: note._id, user_id: viewer, created: this.clock.now(), note_author_id: note.author_id, note_privacy: note.privacy,
-    });
-    if (!added) return this.views.note(note);
-    const { note: after } = await this.counters.add(note._id, { liked_count: 1 }, async (current) => {
-      // an edit may have changed the privacy since the read: keep the like's copy right
-      if (current.privacy !== note.privacy) await this.likes.setPrivacyOfOne(note._id, viewer, current.privacy);
-      return true;
-    });
-    if (!after) {
-      // deleted meanwhile, perhaps after its likes were removed: remove this one too
-      await this.likes.delete(note._id, viewer);
-      throw new ApiError('target_not_found', `no note ${note._id}`);
-    }
-    return this.views.note(after);
+    return this.views.note(await this.changeLike(note._id, async (current) => {
+      // the privacy copy from the note as it is under its lock: an edit changes both under it
+      const added = await this.likes.insert({
+        note_id: current._id, user_id: viewer, created: this.clock.now(), note_author_id: current.author_id, note_privacy: current.privacy,
+      });
+      return added ? 1 : 0;
+    }));
   }
 
   async unlike(req: NoteRequest): Promise<Note> {
     const viewer = viewerOf(req.caller);
     const note = await this.access.readable(req.id, viewer);
-    if (!(await this.likes.delete(note._id, viewer))) return this.views.note(note);
-    const { note: after } = await this.counters.add(note._id, { liked_count: -1 });
-    if (!after) throw new ApiError('target_not_found', `no note ${note._id}`);
-    return this.views.note(after);
+    return this.views.note(await this.changeLike(note._id, async () => ((await this.likes.delete(note._id, viewer)) ? -1 : 0)));
+  }
+
+  /** A like's insert or delete and liked_count after it, under a journal entry (NoteRepair recounts the note if the process dies between them). */
+  private async changeLike(noteId: string, change: SourceChange): Promise<StoredNote> {
+    return this.repair.journal.run([noteTarget(noteId)], async () => {
+      const { note } = await this.counters.change(noteId, 'liked_count', change);
+      if (!note) throw new ApiError('target_not_found', `no note ${noteId}`);
+      return note;
+    });
   }
 
   /** Notes `userId` liked that the caller may see, newest like first. */

@@ -1,45 +1,85 @@
 import { Injectable } from '@nestjs/common';
+import { DatabaseEngine } from '@plaza/service-kit';
+import { CommentsRepository } from '../comments/comments.repository';
+import { LikesRepository } from '../likes/likes.repository';
 import { NoteCounters, NotesRepository, StoredNote } from './notes.repository';
 
-/** Decides, with the note as it is when the counters are written, whether one change counts. */
-export type Settle = (note: StoredNote) => boolean | Promise<boolean>;
+export type CounterField = keyof Required<NoteCounters>;
+export const COUNTER_FIELDS: CounterField[] = ['liked_count', 'comments_count'];
+
+/**
+ * The change of a counter's source (inserting or deleting a like or a comment), run under the
+ * note's lock with the note as it is then; resolves with how much it moved the counter (+1, -1,
+ * or 0 when it changed nothing), or throws to refuse (nothing written).
+ */
+export type SourceChange = (note: StoredNote) => Promise<number>;
 
 export interface CounterResult {
-  /** The note after the write, or null when it was deleted meanwhile (nothing counted). */
+  /** The note after the counter was written, or null when it is gone (the change did not run). */
   note: StoredNote | null;
-  /** False when `settle` refused the change. */
-  counted: boolean;
+  /** What the change answered. */
+  moved: number;
 }
 
 interface Pending {
-  delta: NoteCounters;
-  settle: Settle;
+  field: CounterField;
+  /** A source change, or nothing for a plain recount. */
+  change?: SourceChange;
   resolve: (result: CounterResult) => void;
   reject: (err: unknown) => void;
 }
 
+/** Compare-and-swap attempts when another instance recounts the same note at the same moment (MongoDB branch only). */
+const MAX_ATTEMPTS = 20;
+
 /**
- * Moves liked_count and comments_count exactly, with few writes. FerretDB v1 loses concurrent
- * `$inc`s, so counters change under the note's lock (NotesRepository.exclusive); and SQLite
- * writes one transaction at a time, so one write per like would queue 200 likes for seconds.
- * Changes that arrive while the note's lock is busy therefore wait together and go out as one
- * `$inc` when their turn comes (group commit): 200 concurrent likes cost a handful of writes.
+ * Keeps liked_count and comments_count equal to their sources (note_likes, note_comments).
+ *
+ * A like, a comment or their removal is a source change that runs under the note's lock
+ * (NotesRepository.exclusive), followed by the counter's write under the same lock. Changes that
+ * arrive while the lock is busy wait together and go in one batch: their source writes one after
+ * the other, then one counter write (group commit: 200 concurrent likes cost a handful of counter
+ * writes). The counter write differs by branch (DatabaseEngine):
+ * - MongoDB: the counter is counted again from its source by the indexed `note_id` and written
+ *   with `$set`, a compare-and-swap on `counts_v`, so any number of instances stay exact;
+ * - local (FerretDB, one instance: its lease): `$inc` by the batch's sum. Every source change of
+ *   the note runs under this lock, so the sum is exact, and a count (a scan of the collection on
+ *   FerretDB) is left to repairs.
+ * `recount` counts from the source and `$set`s on both branches: under the lock it is right
+ * whenever it runs, which is what repairs (NoteRepair: a write that died between its source and
+ * its counter) and `npm run reconcile` use.
  */
 @Injectable()
 export class NoteCounterWriter {
   private readonly waiting = new Map<string, Pending[]>();
 
-  constructor(private readonly notes: NotesRepository) {}
+  constructor(
+    private readonly notes: NotesRepository,
+    private readonly likes: LikesRepository,
+    private readonly comments: CommentsRepository,
+    private readonly engine: DatabaseEngine,
+  ) {}
 
-  /** Adds `delta` to the note's counters, if `settle` agrees; resolves once it is written. */
-  add(id: string, delta: NoteCounters, settle: Settle = () => true): Promise<CounterResult> {
+  /** Runs `change` under the note's lock and writes the counter after it. */
+  change(id: string, field: CounterField, change: SourceChange): Promise<CounterResult> {
+    return this.enqueue(id, { field, change });
+  }
+
+  /** Counts `fields` again from their sources and writes them; the note after, or null when it is gone. */
+  async recount(id: string, fields: CounterField[]): Promise<StoredNote | null> {
+    const results = await Promise.all(fields.map((field) => this.enqueue(id, { field })));
+    return results[results.length - 1]?.note ?? null;
+  }
+
+  private enqueue(id: string, request: Pick<Pending, 'field' | 'change'>): Promise<CounterResult> {
     return new Promise<CounterResult>((resolve, reject) => {
+      const pending: Pending = { ...request, resolve, reject };
       const batch = this.waiting.get(id);
-      if (batch) return void batch.push({ delta, settle, resolve, reject });
-      const fresh: Pending[] = [{ delta, settle, resolve, reject }];
+      if (batch) return void batch.push(pending);
+      const fresh: Pending[] = [pending];
       this.waiting.set(id, fresh);
       void this.notes.exclusive(id, async () => {
-        // from here on, new changes form the next batch, queued behind this one
+        // from here on, new requests form the next batch, queued behind this one
         this.waiting.delete(id);
         await this.write(id, fresh).catch((err: unknown) => fresh.forEach((p) => p.reject(err)));
       });
@@ -48,21 +88,55 @@ export class NoteCounterWriter {
 
   private async write(id: string, batch: Pending[]): Promise<void> {
     const note = await this.notes.byId(id);
-    if (!note) return batch.forEach((p) => p.resolve({ note: null, counted: false }));
-    const counted: boolean[] = [];
-    for (const p of batch) counted.push(await p.settle(note));
-    const total = { liked_count: 0, comments_count: 0 };
-    batch.forEach((p, i) => {
-      if (!counted[i]) return;
-      total.liked_count += p.delta.liked_count ?? 0;
-      total.comments_count += p.delta.comments_count ?? 0;
+    if (!note) return batch.forEach((p) => p.resolve({ note: null, moved: 0 }));
+    // the source changes, one after the other; one that fails is refused alone
+    const moved = new Map<Pending, number>();
+    for (const p of batch) {
+      if (!p.change) continue;
+      try {
+        moved.set(p, await p.change(note));
+      } catch (err) {
+        p.reject(err);
+      }
+    }
+    const live = batch.filter((p) => !p.change || moved.has(p));
+    const recounted = new Set(live.filter((p) => !p.change).map((p) => p.field));
+    const sums: NoteCounters = {};
+    for (const [p, d] of moved) sums[p.field] = (sums[p.field] ?? 0) + d;
+    const after = await this.engine.run('note.notes.counters', {
+      mongodb: () => this.recountAndSwap(note, COUNTER_FIELDS.filter((f) => recounted.has(f) || sums[f] !== undefined), true),
+      local: async () => {
+        const counted = await this.recountAndSwap(note, COUNTER_FIELDS.filter((f) => recounted.has(f)), false);
+        const inc = Object.fromEntries(COUNTER_FIELDS.filter((f) => !recounted.has(f) && sums[f]).map((f) => [f, sums[f] as number]));
+        return Object.keys(inc).length > 0 && counted ? this.notes.addToCounters(counted, inc) : counted;
+      },
     });
-    if (total.liked_count !== 0 || total.comments_count !== 0) await this.notes.addToCounters(id, total);
-    const after: StoredNote = {
-      ...note,
-      liked_count: (note.liked_count ?? 0) + total.liked_count,
-      comments_count: (note.comments_count ?? 0) + total.comments_count,
-    };
-    batch.forEach((p, i) => p.resolve({ note: after, counted: counted[i] }));
+    for (const p of live) p.resolve({ note: after, moved: moved.get(p) ?? 0 });
+  }
+
+  /** Counts `fields` from their sources and writes them (a compare-and-swap on the MongoDB branch), retrying when another instance wrote first. */
+  private async recountAndSwap(current: StoredNote, fields: CounterField[], compareAndSwap: boolean): Promise<StoredNote | null> {
+    let note: StoredNote | null = current;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS && note; attempt++) {
+      if (fields.length === 0) return note;
+      const counts = await this.count(note._id, fields);
+      if (fields.every((f) => (note as StoredNote)[f] === counts[f])) return note;
+      const stored = await this.notes.setCounters(note, counts, compareAndSwap);
+      if (stored) return stored;
+      note = await this.notes.byId(current._id);
+    }
+    if (!note) return null;
+    throw new Error(`the counters of note ${current._id} kept changing under a recount`);
+  }
+
+  private async count(id: string, fields: CounterField[]): Promise<NoteCounters> {
+    const [likes, comments] = await Promise.all([
+      fields.includes('liked_count') ? this.likes.countForNote(id) : undefined,
+      fields.includes('comments_count') ? this.comments.countForNote(id) : undefined,
+    ]);
+    const counts: NoteCounters = {};
+    if (likes !== undefined) counts.liked_count = likes;
+    if (comments !== undefined) counts.comments_count = comments;
+    return counts;
   }
 }

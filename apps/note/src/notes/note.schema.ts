@@ -21,8 +21,8 @@ export const NotePhotoSchema = SchemaFactory.createForClass(NotePhoto);
 
 /**
  * A note; `_id` is its numeric id (digits), so reads by id are pushed down on FerretDB.
- * `content` is the stored markup (see markup/note-markup.ts). The counters change only under
- * the note's lock (NotesRepository.exclusive).
+ * `content` is the stored markup (see markup/note-markup.ts). The counters are counts of
+ * note_likes and note_comments, recounted under the note's lock (NoteCounterWriter).
  */
 @Schema({ collection: 'notes', versionKey: false })
 export class NoteDocument {
@@ -37,6 +37,8 @@ export class NoteDocument {
   @Prop({ type: Date, required: true }) update_time!: Date;
   @Prop({ default: 0 }) liked_count!: number;
   @Prop({ default: 0 }) comments_count!: number;
+  /** Raised by every counter write: on MongoDB a recount is a compare-and-swap on it (NotesRepository.setCounters). */
+  @Prop() counts_v?: number;
 }
 
 export const NoteSchema = SchemaFactory.createForClass(NoteDocument);

@@ -33,14 +33,38 @@ export class NotesRepository {
   }
 
   /** Sets fields (never the counters); inside `exclusive`. */
-  async update(id: string, changes: Partial<Omit<StoredNote, '_id' | 'liked_count' | 'comments_count'>>): Promise<void> {
+  async update(id: string, changes: Partial<Omit<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'counts_v'>>): Promise<void> {
     await this.notes.updateOne({ _id: id }, { $set: changes }).exec();
   }
 
-  /** Adds to the counters; inside `exclusive`. False when the note is gone. */
-  async addToCounters(id: string, delta: NoteCounters): Promise<boolean> {
-    const result = await this.notes.updateOne({ _id: id }, { $inc: delta }).exec();
-    return result.matchedCount > 0;
+  /**
+   * Sets the counters to values counted from their sources (NoteCounterWriter, inside `exclusive`).
+   * With `compareAndSwap` (the MongoDB branch) only if `counts_v` is still the one read (a missing
+   * one is `null`), so a recount by another instance that was computed later is never overwritten;
+   * without (the local branch) the lock is the guard (one instance, and a filter beyond `_id` would scan). Returns the note as stored, or null when it changed or is gone.
+   */
+  async setCounters(current: StoredNote, counts: NoteCounters, compareAndSwap: boolean): Promise<StoredNote | null> {
+    const version = current.counts_v ?? 0;
+    const filter = compareAndSwap ? { _id: current._id, counts_v: current.counts_v ?? null } : { _id: current._id };
+    const result = await this.notes.updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }).exec();
+    return result.matchedCount === 1 ? { ...current, ...counts, counts_v: version + 1 } : null;
+  }
+
+  /** Adds to the counters (the local branch of NoteCounterWriter, inside `exclusive`); the note after, or null when it is gone. */
+  async addToCounters(current: StoredNote, inc: NoteCounters): Promise<StoredNote | null> {
+    const result = await this.notes.updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }).exec();
+    if (result.matchedCount !== 1) return null;
+    return {
+      ...current,
+      liked_count: (current.liked_count ?? 0) + (inc.liked_count ?? 0),
+      comments_count: (current.comments_count ?? 0) + (inc.comments_count ?? 0),
+      counts_v: (current.counts_v ?? 0) + 1,
+    };
+  }
+
+  /** Every note's counters and privacy (reconciliation), a page at a time by `_id`. */
+  async *allCounters(): AsyncIterable<Pick<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'privacy'>> {
+    yield* this.notes.find({}, { liked_count: 1, comments_count: 1, privacy: 1 }).lean<Array<Pick<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'privacy'>>>().cursor();
   }
 
   /** Inside `exclusive`. False when there was no such note. */

@@ -9,6 +9,7 @@ import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
 import { cleanText, normalizeNoteContent, PictureText } from '../markup/note-markup';
 import { NotePictures } from '../pictures/note-pictures';
+import { NoteRepair, noteTarget } from '../recovery/note-repair';
 import { NoteAccess, viewerOf } from './note-access';
 import { keysOf, mergePictures, pictureTexts } from './note-pictures.merge';
 import { NotePhoto } from './note.schema';
@@ -28,6 +29,7 @@ export class NotesService {
     private readonly views: NoteViews,
     private readonly pictures: NotePictures,
     private readonly sequences: Sequences,
+    private readonly repair: NoteRepair,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -37,7 +39,6 @@ export class NotesService {
     const { photos, added } = mergePictures([], req.uploads);
     const content = storedContent(req.note.content, pictureTexts(photos));
     const privacy = req.note.privacy ?? 'public';
-    await this.pictures.setVisibility(keysOf(added), privacy === 'public');
     const now = this.clock.now();
     const note: StoredNote = {
       _id: String(await this.sequences.next('note')),
@@ -52,7 +53,11 @@ export class NotesService {
       liked_count: 0,
       comments_count: 0,
     };
-    await this.notes.insert(note);
+    // pictures accepted and then the note that uses them: a crash between leaves them to the repair
+    await this.withPictures(note._id, keysOf(added), async () => {
+      await this.pictures.setVisibility(keysOf(added), privacy === 'public');
+      await this.notes.insert(note);
+    });
     return this.views.note(note);
   }
 
@@ -102,19 +107,20 @@ export class NotesService {
 
   /**
    * Deletes the note, then what hangs on it. The note goes first: if the process dies midway,
-   * what is left (likes, comments, pictures) is unreachable, never a note with missing parts;
-   * each step is idempotent.
+   * what is left (likes, comments, pictures) is unreachable, never a note with missing parts, and
+   * the journal entry has the repair remove it; each step is idempotent.
    */
   async delete(req: NoteRequest): Promise<Record<string, never>> {
     const viewer = viewerOf(req.caller);
-    const note = await this.notes.exclusive(req.id, async () => {
+    await this.notes.exclusive(req.id, async () => {
       const current = await this.access.owned(req.id, viewer);
-      await this.notes.delete(current._id);
-      return current;
+      await this.repair.journal.run([noteTarget(current._id)], async () => {
+        await this.notes.delete(current._id);
+        await this.likes.deleteForNote(current._id);
+        await this.comments.deleteForNote(current._id);
+        await this.pictures.delete(keysOf(current.photos));
+      }, keysOf(current.photos));
     });
-    await this.likes.deleteForNote(note._id);
-    await this.comments.deleteForNote(note._id);
-    await this.pictures.delete(keysOf(note.photos));
     return {};
   }
 
@@ -134,14 +140,24 @@ export class NotesService {
     const privacy = changes.privacy ?? current.privacy;
     const open = privacy === 'public';
     const privacyChanged = privacy !== current.privacy;
-    // new pictures first: nobody knows their addresses yet
-    await this.pictures.setVisibility(keysOf(added), open);
-    // narrowing hides the old pictures before the note changes, widening opens them after
-    if (privacyChanged && !open) await this.pictures.setVisibility(keysOf(current.photos), false);
-    await this.notes.update(current._id, changes);
-    if (privacyChanged && open) await this.pictures.setVisibility(keysOf(current.photos), true);
-    if (privacyChanged) await this.likes.setNotePrivacy(current._id, privacy);
+    // several documents and pictures change only with new pictures or a new privacy: then under a journal entry
+    const keys = privacyChanged ? [...keysOf(added), ...keysOf(current.photos)] : keysOf(added);
+    await this.withPictures(current._id, keys, async () => {
+      // new pictures first: nobody knows their addresses yet
+      await this.pictures.setVisibility(keysOf(added), open);
+      // narrowing hides the old pictures before the note changes, widening opens them after
+      if (privacyChanged && !open) await this.pictures.setVisibility(keysOf(current.photos), false);
+      await this.notes.update(current._id, changes);
+      if (privacyChanged && open) await this.pictures.setVisibility(keysOf(current.photos), true);
+      if (privacyChanged) await this.likes.setNotePrivacy(current._id, privacy);
+    }, privacyChanged);
     return { ...current, ...changes };
+  }
+
+  /** Runs a write that accepts pictures or changes the likes' copies under a journal entry (NoteRepair settles them after a crash). */
+  private async withPictures(noteId: string, keys: string[], work: () => Promise<void>, always = false): Promise<void> {
+    if (keys.length === 0 && !always) return work();
+    await this.repair.journal.run([noteTarget(noteId)], work, keys);
   }
 }
 

@@ -1,0 +1,137 @@
+import { Drift } from '@plaza/contracts';
+import { CacheInvalidator } from '@plaza/platform';
+import { Model } from 'mongoose';
+import { BookDocument } from '../books/book.schema';
+import { bookCacheTags, tagFromKey, tagKey } from '../books/book-view';
+import { AggregateDelta, BooksRepository } from '../books/books.repository';
+import { CollectionDocument } from '../collections/collection.schema';
+import { ReviewDocument } from './review.schema';
+
+/** The users' part of a book's rating and tags (BookDocument.user_rating, user_tags). */
+export interface UserAggregates {
+  num: number;
+  sum: number;
+  /** tagKey(name) → count. */
+  tags: Record<string, number>;
+}
+
+type Entry = Pick<CollectionDocument, 'book_id' | 'rating' | 'tags'>;
+type Rated = Pick<ReviewDocument, 'book_id' | 'rating'>;
+
+/** How long a drift must stay the same, with the book unwritten, before it is corrected (see `correct`). */
+const STABLE_MS = 1500;
+
+/**
+ * A book's users' aggregates recomputed from their sources: every collection entry and review of
+ * the book (a rating r counts 2r out of 10, an entry's tags once each: shared/contributions.ts).
+ *
+ * The book's aggregates are written by differences (BooksRepository.applyUserAggregates, from
+ * collection and review writes), so a write that died between its document and its difference
+ * leaves them off for good. Correcting them is right only when no such write of the book is half
+ * done at that moment: `correct` measures the drift twice, STABLE_MS apart, and applies the
+ * difference only when both agree and the book was not written in between. A write whose two
+ * steps straddle that whole interval could still be counted twice; the complete fix is for every
+ * writer of the book to recount from these sources after its own change (the report of issue 31
+ * says what the books and collections side needs), and then `correct` becomes that recount.
+ */
+export class BookUserAggregates {
+  constructor(
+    private readonly books: BooksRepository,
+    private readonly bookModel: Model<BookDocument>,
+    private readonly collections: Model<CollectionDocument>,
+    private readonly reviews: Model<ReviewDocument>,
+    private readonly cache: CacheInvalidator,
+  ) {}
+
+  /** The aggregates of one book from its entries and reviews (the `book_id` indexes on MongoDB). */
+  async fromSources(bookId: string): Promise<UserAggregates> {
+    const [entries, reviews] = await Promise.all([
+      this.collections.find({ book_id: bookId }, { book_id: 1, rating: 1, tags: 1 }).lean<Entry[]>().exec(),
+      this.reviews.find({ book_id: bookId }, { book_id: 1, rating: 1 }).lean<Rated[]>().exec(),
+    ]);
+    return aggregate(entries, reviews).get(bookId) ?? empty();
+  }
+
+  /** Every book's aggregates from the sources, one pass over each collection (reconciliation). */
+  async allFromSources(): Promise<Map<string, UserAggregates>> {
+    const [entries, reviews] = await Promise.all([
+      this.collections.find({}, { book_id: 1, rating: 1, tags: 1 }).lean<Entry[]>().exec(),
+      this.reviews.find({}, { book_id: 1, rating: 1 }).lean<Rated[]>().exec(),
+    ]);
+    return aggregate(entries, reviews);
+  }
+
+  /** Every book's stored aggregates and version. */
+  async *allStored(): AsyncIterable<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'>> {
+    yield* this.bookModel.find({}, { user_rating: 1, user_tags: 1, rev: 1 }).lean<Array<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'>>>().cursor();
+  }
+
+  /**
+   * Brings the book's aggregates to what its sources say, if they differ and the difference holds
+   * still (see the class). Returns the drift found, or null when there was none (or no book);
+   * throws when the book kept changing (the caller retries later).
+   */
+  async correct(bookId: string): Promise<Drift | null> {
+    const first = await this.measure(bookId);
+    if (!first) return null;
+    await new Promise((resolve) => setTimeout(resolve, STABLE_MS));
+    const second = await this.measure(bookId);
+    if (!second) return null;
+    if (second.rev !== first.rev || second.key !== first.key) throw new Error(`book ${bookId} changed while its aggregates were checked`);
+    const book = await this.books.applyUserAggregates(bookId, second.delta);
+    if (book) this.cache.tags(...bookCacheTags(book));
+    return { kind: 'book.user_aggregates', id: bookId, stored: second.stored, source: second.source };
+  }
+
+  private async measure(bookId: string) {
+    const book = await this.books.byId(bookId);
+    if (!book) return null;
+    const source = await this.fromSources(bookId);
+    const stored = storedOf(book);
+    const delta = difference(stored, source);
+    if (!delta) return null;
+    return { rev: book.rev ?? 0, key: JSON.stringify([delta.raters, delta.ratingSum, [...delta.tags].sort()]), delta, stored, source };
+  }
+}
+
+export function storedOf(book: Pick<BookDocument, 'user_rating' | 'user_tags'>): UserAggregates {
+  const tags = Object.fromEntries(Object.entries(book.user_tags ?? {}).filter(([, n]) => n > 0));
+  return { num: book.user_rating?.num ?? 0, sum: book.user_rating?.sum ?? 0, tags };
+}
+
+/** What takes `stored` to `source`, or null when they are equal. */
+export function difference(stored: UserAggregates, source: UserAggregates): AggregateDelta | null {
+  const tags = new Map<string, number>();
+  for (const key of new Set([...Object.keys(stored.tags), ...Object.keys(source.tags)])) {
+    const change = (source.tags[key] ?? 0) - (stored.tags[key] ?? 0);
+    if (change !== 0) tags.set(tagFromKey(key), change);
+  }
+  const raters = source.num - stored.num;
+  const ratingSum = source.sum - stored.sum;
+  return raters === 0 && ratingSum === 0 && tags.size === 0 ? null : { raters, ratingSum, tags };
+}
+
+function empty(): UserAggregates {
+  return { num: 0, sum: 0, tags: {} };
+}
+
+function aggregate(entries: Entry[], reviews: Rated[]): Map<string, UserAggregates> {
+  const byBook = new Map<string, UserAggregates>();
+  const of = (bookId: string) => {
+    let a = byBook.get(bookId);
+    if (!a) byBook.set(bookId, (a = empty()));
+    return a;
+  };
+  for (const item of [...entries, ...reviews]) {
+    const a = of(item.book_id);
+    if (item.rating) {
+      a.num += 1;
+      a.sum += 2 * item.rating;
+    }
+  }
+  for (const entry of entries) {
+    const a = of(entry.book_id);
+    for (const name of new Set(entry.tags ?? [])) a.tags[tagKey(name)] = (a.tags[tagKey(name)] ?? 0) + 1;
+  }
+  return byBook;
+}
