@@ -98,7 +98,7 @@ async function bootstrap(): Promise<void> {
     { logger: new PinoNestLogger(logger.child({ context: 'nest' })) },
   );
 
-  // DTOs validated at the edge; unknown parameters are ignored (CONTRACT.md section 4)
+  // DTOs validated at the edge; unknown parameters are ignored (docs/api/README.md)
   app.useGlobalPipes(
     new ValidationPipe({
       transform: true,

@@ -107,7 +107,7 @@ export async function missingServices(bus: Pick<ServiceBus, 'request'>, services
 }
 
 /**
- * `npm run import -- FILE` (CONTRACT.md section 6): prints a count per kind and every bad line
+ * `npm run import -- FILE` (docs/api/import.md): prints a count per kind and every bad line
  * with its number; exits 1 if any line failed, 2 if the file, NATS or a service cannot be reached.
  * Says within seconds when NATS or a service does not answer, naming the address it tried.
  */

@@ -2,7 +2,7 @@ import { ApiError } from '@plaza/contracts';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
- * Signed picture addresses (CONTRACT.md "Pictures"): `?ck=<check>&e=<expiry, unix seconds>`,
+ * Signed picture addresses (docs/api/README.md, "Pictures"): `?ck=<check>&e=<expiry, unix seconds>`,
  * where the check is an HMAC of the key and the expiry. Services sign, the gateway verifies,
  * both with PICTURE_SIGNING_KEY; no lookup is needed to verify.
  */

@@ -2,7 +2,7 @@ import { ApiError, PictureFormat } from '@plaza/contracts';
 import { imageSize } from 'image-size';
 import { BrokenPicture, PictureSize, readPictureStructure, signatureFormat } from './structure';
 
-/** Each picture must be smaller than 3 MiB (spec Limits; CONTRACT.md "Pictures"). */
+/** Each picture must be smaller than 3 MiB (spec Limits; docs/api/README.md, "Pictures"). */
 export const MAX_PICTURE_BYTES = 3 * 1024 * 1024;
 /** Above this many pixels a small file would expand to gigabytes in a viewer: a decompression bomb. */
 export const MAX_PICTURE_PIXELS = 50_000_000;
@@ -39,7 +39,7 @@ export interface SniffedPicture {
  * - more than MAX_PICTURE_PIXELS: 400/1003 image_too_large (only a whole picture can be too large:
  *   a header claiming billions of pixels over no image data is no picture, 1009).
  * Every decision depends on the upload's bytes alone, never on memory beside them.
- * (CONTRACT.md sections 5 and 7 disagree on 1008 vs 1009; docs/DECISIONS.md explains this choice.)
+ * (docs/DECISIONS.md, "Contradictions found", disagree on 1008 vs 1009; docs/DECISIONS.md explains this choice.)
  */
 export function sniffPicture(bytes: Uint8Array): SniffedPicture {
   if (bytes.length > MAX_PICTURE_BYTES) throw new ApiError('image_too_large');

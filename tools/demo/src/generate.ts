@@ -15,7 +15,7 @@ export const GENERATORS: Record<string, AreaGenerator> = {
   event: eventGenerator,
 };
 
-/** Writes the catalogue as NDJSON (the import format of CONTRACT.md section 6); returns counts per kind. */
+/** Writes the catalogue as NDJSON (the import format of docs/api/import.md); returns counts per kind. */
 export async function writeCatalogue(path: string, size: CatalogueSize = DEMO_SIZE, seed = 20261122): Promise<Record<string, number>> {
   const out = createWriteStream(path, { encoding: 'utf8' });
   const counts: Record<string, number> = {};

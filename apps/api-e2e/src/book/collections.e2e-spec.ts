@@ -283,7 +283,7 @@ describe('a user\'s collections and tags', () => {
   });
 });
 
-describe('collections feed the book\'s tags and rating (CONTRACT.md sections 5 and 7)', () => {
+describe('collections feed the book\'s tags and rating (docs/api/book.md, "Decisions")', () => {
   const book = '2200003';
   const path = `/v2/book/${book}/collection`;
 

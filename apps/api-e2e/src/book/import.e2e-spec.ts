@@ -15,7 +15,7 @@ const book = (overrides: object = {}) => ({
   ...overrides,
 });
 
-describe('import of book and series records (CONTRACT.md section 6)', () => {
+describe('import of book and series records (docs/api/import.md)', () => {
   it('loads a book, and a second run of the same file changes nothing', async () => {
     expect(importRecords([{ kind: 'series', id: '2590001', title: '导入丛书' }, book({ series: { id: '2590001' } })]).status).toBe(0);
     const first = await get('/v2/book/2500001');

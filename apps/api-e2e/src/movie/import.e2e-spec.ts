@@ -18,7 +18,7 @@ const subject = (id: string, tier: 'basic' | 'advance' = 'advance') => get(`/v2/
  */
 const RUN = String(Date.now()).slice(-5);
 const id = (prefix: string, n: number) => `${prefix}${RUN}${n}`;
-describe('movie import (CONTRACT.md sections 6 and 7)', () => {
+describe('movie import (docs/api/import.md)', () => {
   it('reports each bad line with its number and reason, and still loads the good ones', async () => {
     const result = importRecords([
       { kind: 'movie', id: id('269', 1), title: '导入测试' },

@@ -6,7 +6,7 @@ import { asTier, keysOf, MovieUsers, SIMPLE_SUBJECT_B_FIELDS, sorted, Subjects, 
 const ids = (subjects: Array<{ id?: string; subject?: { id: string } }>) => subjects.map((s) => s.subject?.id ?? s.id);
 const stars = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => Subjects.star(from + i));
 
-/** CONTRACT.md section 3: which tier may call which list. */
+/** docs/api/README.md, "Tiers and scopes": which tier may call which list. */
 const ACCESS: Array<[string, TierName[]]> = [
   ['/v2/movie/top250', ['basic', 'advance']],
   ['/v2/movie/us_box', ['basic', 'advance']],

@@ -4,7 +4,7 @@ import { del, expectError, get, post, put } from '../support/http';
 import { createNote, expectStatus, multipart, NoteBody, NoteUsers, TIMESTAMP, tokensOf, withNoteDatabase } from './note-fixtures';
 
 /**
- * Comments (CONTRACT.md sections 5 and 7). Cora owns the notes, Cole comments, Cid is a third user.
+ * Comments (docs/api/note.md, "Comments"). Cora owns the notes, Cole comments, Cid is a third user.
  */
 describe('note comments', () => {
   let t: Record<'cora' | 'cole' | 'cid', string>;

@@ -111,7 +111,7 @@ describe('notes: create, read, update, delete', () => {
       expect(res.status).toBe(202);
       expect(res.body).toMatchObject({
         id: note.id, title: 'After', content: 'new text', summary: 'new text', publish_time: note.publish_time,
-        // can_reply is true unless sent (CONTRACT.md section 5); privacy stays unless sent
+        // can_reply is true unless sent (docs/api/note.md); privacy stays unless sent
         can_reply: true, privacy: 'friend',
       });
       expect(res.body.update_time > note.update_time).toBe(true);

@@ -4,7 +4,7 @@ import { del, expectError, get, post } from '../support/http';
 import { createNote, expectStatus, NoteBody, NoteUsers, tokensOf, withNoteDatabase } from './note-fixtures';
 
 /**
- * Likes (CONTRACT.md section 5): POST and DELETE /v2/note/:id/like answer 202 with the Note,
+ * Likes (docs/api/note.md): POST and DELETE /v2/note/:id/like answer 202 with the Note,
  * repeating one changes nothing, liked_count is exact under concurrency. Lea writes, Lou likes,
  * Lia is a stranger, Lee is Lea's friend.
  */

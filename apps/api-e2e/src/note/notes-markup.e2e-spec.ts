@@ -3,7 +3,7 @@ import { createNote, NoteUsers, tokensOf } from './note-fixtures';
 
 /**
  * Content markup and the four formats (spec "Note content markup" and "Note content formats";
- * CONTRACT.md sections 5 and 7), and HTML injection: every HTML output is escaped text plus the
+ * docs/api/note.md, "Content markup"), and HTML injection: every HTML output is escaped text plus the
  * elements the markup produces. (Pictures in content: notes-pictures.e2e-spec.ts.)
  */
 describe('note content', () => {

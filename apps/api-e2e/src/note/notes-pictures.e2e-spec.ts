@@ -6,7 +6,7 @@ import { createNote, expectStatus, multipart, NoteBody, notePictureKeys, NoteUse
 
 /**
  * Note pictures through the one shared picture mechanism (spec "Picture parameters of notes",
- * CONTRACT.md "Pictures" and section 7). Paul owns the notes, Fay is his friend, Stu a stranger.
+ * docs/api/README.md, "Pictures" and section 7). Paul owns the notes, Fay is his friend, Stu a stranger.
  * It counts the note pictures in the store; other suites that store note pictures hold the
  * same lock (support/exclusive.ts) while they do.
  */

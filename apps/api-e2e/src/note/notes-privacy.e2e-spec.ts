@@ -2,7 +2,7 @@ import { del, expectError, get, post, put } from '../support/http';
 import { createNote, expectStatus, NoteBody, NoteUsers, tokensOf } from './note-fixtures';
 
 /**
- * Privacy on every read path (CONTRACT.md section 5): public notes for everyone, friends-only notes
+ * Privacy on every read path (docs/api/note.md): public notes for everyone, friends-only notes
  * for the owner and the owner's friends, private notes for the owner. Pia owns the notes, Finn is her
  * friend, Sam is a stranger. (Picture addresses: notes-pictures.e2e-spec.ts.)
  */

@@ -3,7 +3,7 @@ import { expectError, get } from '../support/http';
 import { createNote, NoteUsers } from './note-fixtures';
 
 /**
- * Users whose uid is made of digits (CONTRACT.md section 2 allows it): `digits` (id 4073) has the
+ * Users whose uid is made of digits (docs/api/oauth.md allows it): `digits` (id 4073) has the
  * uid "4071", which is also `abe`'s id; `nines` (id 4075) has the uid "4099", which is no one's id.
  * A path's `:id` names a user by id, and an author is always shown as the user who wrote.
  */
@@ -19,7 +19,7 @@ describe('notes and uids of digits', () => {
 
   it('shows each note with its own author, whichever was looked up first', async () => {
     const abeToken = await tokenFor(abe);
-    // the username is the uid (CONTRACT.md section 2): "4071" signs in digits, not the user of id 4071
+    // the username is the uid (docs/api/oauth.md): "4071" signs in digits, not the user of id 4071
     const digitsToken = await tokenFor(digits);
     const byAbe = await createNote(abeToken, { title: 'By Abe', content: 'Abe wrote this.' });
     const byDigits = await createNote(digitsToken, { title: 'By Digits', content: 'Digits wrote this.' });

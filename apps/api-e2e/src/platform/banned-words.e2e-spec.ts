@@ -5,7 +5,7 @@ import { api, expectError, get, post, put } from '../support/http';
 import { multipart, Pictures } from '../note/note-fixtures';
 
 /**
- * Banned words (CONTRACT.md section 5: `BANNED_WORDS_FILE`, 400/1004). The shared e2e stack
+ * Banned words (docs/api/README.md: `BANNED_WORDS_FILE`, 400/1004). The shared e2e stack
  * loads fixtures/banned-words.txt: `forbidden-xyzzy` and `违禁词`. A rejected write changes nothing.
  */
 const BOOK = '2100001';

@@ -8,7 +8,7 @@ import { craftToken, foreignKey, unsignedToken } from '../support/tokens';
 const PICTURE = '/v2/picture/note-0123456789abcdef0123456789abcdef.jpg';
 const tokenForm = (form: Record<string, string | undefined>) => post<TokenBody & { error?: string; code?: number }>('/auth2/token', { form });
 
-describe('OAuth token endpoint (CONTRACT.md section 2)', () => {
+describe('OAuth token endpoint (docs/api/oauth.md)', () => {
   it('issues a token pair with the password grant to a trusted app', async () => {
     const res = await tokenForm({ grant_type: 'password', client_id: 'test-premium', client_secret: 'test-premium-secret', username: 'alice', password: PASSWORD });
     expect(res.status).toBe(200);
@@ -220,7 +220,7 @@ describe('bodies and headers of the OAuth endpoints', () => {
   });
 });
 
-describe('blocking an app (CONTRACT.md section 2: 400/105)', () => {
+describe('blocking an app (docs/api/oauth.md: 400/105)', () => {
   const BOOK = '/v2/book/2100002';
   const importApp = (blocked: boolean) => {
     const record = { kind: 'app', client_id: 'test-to-block', client_secret: 'test-to-block-secret', name: 'App to block', tier: 'premium', scopes: ['book_basic_r', 'community_basic_note'], redirect_uris: ['http://127.0.0.1:9/callback'], trusted: true, blocked };

@@ -10,7 +10,7 @@ const MOVIE = '/v2/movie/subject/1';
 /** A read the gateway answers from its response cache once it has seen it. */
 const CACHED = '/v2/loc/108296';
 
-describe('rate limits across two gateway replicas (CONTRACT.md section 3)', () => {
+describe('rate limits across two gateway replicas (docs/api/README.md, "Tiers and scopes")', () => {
   let g1: ExtraGateway;
   let g2: ExtraGateway;
 

@@ -14,7 +14,7 @@ import { CANARY, expectCleanError, GIF, pictureForm, PNG, SecBooks, SecEvents, S
  *
  * Codes: book area 404/1001 for what the caller may not see, 403/6002 for someone else's public
  * annotation or review; notes 403/1000; events 404/1001 (docs/api/book.md decisions 5-6,
- * CONTRACT.md sections 5 and 7). Every hidden record carries CANARY.matrix, which no answer to
+ * docs/api/note.md "Errors" and docs/api/event.md). Every hidden record carries CANARY.matrix, which no answer to
  * these callers may contain.
  */
 const { owner, intruder, friend } = SecUsers;
@@ -24,7 +24,7 @@ const SECRET = CANARY.matrix;
 const REVIEW_TEXT = '这是一篇足够长的书评。'.repeat(20);
 /**
  * The private entry's tag. It counts in the book's own tags, as every collection does
- * (CONTRACT.md section 7: aggregates reveal no one), but never in the owner's tags shown to others.
+ * (docs/api/README.md: aggregates reveal no one), but never in the owner's tags shown to others.
  */
 const PRIVATE_TAG = 'matrixtag7001';
 

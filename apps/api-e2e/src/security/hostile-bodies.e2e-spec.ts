@@ -106,7 +106,7 @@ describe('URLs, parameters and headers over the limits', () => {
     expectRefused(await get(path, { query }), 400, 1016);
   });
 
-  it('start and count of 100 digits are integers like any (CONTRACT.md section 4): an empty page, a cut count', async () => {
+  it('start and count of 100 digits are integers like any (docs/api/README.md): an empty page, a cut count', async () => {
     const far = await get('/v2/loc/list', { query: { start: '9'.repeat(100) } });
     expect(far.status).toBe(200);
     expect(far.body).toMatchObject({ count: 0, locs: [] });

@@ -6,7 +6,7 @@ import { expectCleanError, expectSecurityHeaders, GIF, pictureForm, PNG, rawRequ
 
 /**
  * Hostile pictures and picture addresses (issue 9, "Bad input"): path traversal in the names of
- * /v2/picture, files that lie about their type (the bytes decide: CONTRACT.md "Pictures",
+ * /v2/picture, files that lie about their type (the bytes decide: docs/api/README.md, "Pictures",
  * docs/DECISIONS.md for 1008 vs 1009), truncated pictures and headers without a picture
  * (400/1009, issue 25), decompression bombs (whole pictures of a few dozen bytes claiming billions
  * of pixels: over 50 megapixels is 400/1003, docs/DECISIONS.md), and pictures whose bytes are also

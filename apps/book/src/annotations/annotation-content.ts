@@ -2,7 +2,7 @@ import escapeHtml from 'escape-html';
 
 /**
  * Annotation content is the author's text with picture references: `<图片2>` or `<图片 n="2">`
- * (CONTRACT.md section 5; `n='2'`, `n=2` and a closing `/` are tolerated). The `text` format shows
+ * (docs/api/book.md; `n='2'`, `n=2` and a closing `/` are tolerated). The `text` format shows
  * it as written; `html` escapes every character the author typed and turns each reference to a
  * stored picture into an `<img>`, so no markup of the author's ever reaches a page.
  */

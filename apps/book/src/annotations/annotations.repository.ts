@@ -11,7 +11,7 @@ export interface AnnotationFilter {
   includePrivate: boolean;
 }
 
-/** `collect` newest first; `rank` most comments first, then newest (CONTRACT.md section 5); `page` in page order. */
+/** `collect` newest first; `rank` most comments first, then newest (docs/api/book.md); `page` in page order. */
 const ORDERS: Record<AnnotationOrder | 'updated', Record<string, SortOrder>> = {
   collect: { created: -1, seq: -1 },
   rank: { comments_count: -1, created: -1, seq: -1 },

@@ -27,7 +27,7 @@ const annotationTarget = (id: string) => `annotation:${id}`;
 
 /**
  * Reading annotations with pictures. A private annotation exists only for its author: anyone
- * else gets 404/1001 for it, as for a missing one (CONTRACT.md section 7), and only the author
+ * else gets 404/1001 for it, as for a missing one (docs/api/book.md), and only the author
  * changes or deletes a public one (403/6002).
  *
  * Crash consistency: a write with pictures changes the pictures (accepted, made public or

@@ -73,7 +73,7 @@ export class BooksService {
     return envelope('books', page.start, total, books);
   }
 
-  /** GET /v2/book/:id/tags: pages within the top 50 (CONTRACT.md section 7). */
+  /** GET /v2/book/:id/tags: pages within the top 50 (docs/api/book.md). */
   async tags(id: string, page: PageRequest): Promise<TagList> {
     const book = await this.requireBook(id);
     const tags = mergeTags(book.base_tags, book.user_tags).map(toTagResource);

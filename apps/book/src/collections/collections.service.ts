@@ -111,7 +111,7 @@ export class CollectionsService {
    * entry shows only to its owner; an absent one is 404/1001 (spec rules 1 and 2).
    */
   async get(bookId: string, query: CollectionLookupQuery, caller: Caller): Promise<Collection> {
-    // without user_id the caller's own entry is meant: that needs a logged-in user (CONTRACT.md section 7)
+    // without user_id the caller's own entry is meant: that needs a logged-in user (docs/api/book.md)
     if (!query.user_id) requireLogin(caller);
     const book = await this.books.requireBook(bookId);
     const ownerId = query.user_id ? (await requireUser(this.users, query.user_id)).id : requireLogin(caller);

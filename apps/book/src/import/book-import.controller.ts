@@ -5,7 +5,7 @@ import { CacheInvalidator, ImportKindHandler, runImportBatch } from '@plaza/plat
 import { BookImporter } from './book-importer';
 import { BookImportRecord, SeriesImportRecord } from './book-import.records';
 
-/** `npm run import` sends the `book` and `series` records here (CONTRACT.md section 6). */
+/** `npm run import` sends the `book` and `series` records here (docs/api/import.md). */
 @Controller()
 export class BookImportController {
   private readonly handlers: Record<string, ImportKindHandler<object>>;

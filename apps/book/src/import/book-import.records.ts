@@ -32,7 +32,7 @@ export class ImportSeriesRef {
   @IsOptional() @IsString() @MaxLength(500) title?: string;
 }
 
-/** `book` import record: a Book as the API shows it (CONTRACT.md section 6); `url`/`alt` may be absent. */
+/** `book` import record: a Book as the API shows it (docs/api/import.md); `url`/`alt` may be absent. */
 export class BookImportRecord {
   @AsText() @Matches(ID, { message: 'id must be digits' }) id!: string;
   @IsOptional() @AsText() @IsString() @MaxLength(20) isbn10?: string;

@@ -27,7 +27,7 @@ const bookTarget = (bookId: string) => `book:${bookId}`;
 
 /**
  * Book reviews. A review's rating counts in the book's rating like a collection's (r as 2r out of
- * 10, CONTRACT.md section 7). Only the author changes or deletes a review (403/6002).
+ * 10, docs/api/book.md). Only the author changes or deletes a review (403/6002).
  *
  * Crash consistency: the review document and the book's aggregates are two writes. Both run under
  * an entry of the `review_repairs` journal; an entry left by a process that died between them has

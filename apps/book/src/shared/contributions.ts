@@ -9,7 +9,7 @@ export interface Contribution {
 
 /**
  * The change of a book's users' aggregates when a contribution is replaced (`before` absent: a
- * new one; `after` absent: a removed one). A rating r counts as 2r out of 10 (CONTRACT.md section 7).
+ * new one; `after` absent: a removed one). A rating r counts as 2r out of 10 (docs/api/book.md).
  */
 export function contributionDelta(before: Contribution | undefined, after: Contribution | undefined): AggregateDelta {
   const rated = (c: Contribution | undefined) => (c?.rating ? 1 : 0);

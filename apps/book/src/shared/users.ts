@@ -10,7 +10,7 @@ export function unknownUser(id: string): SimpleUser {
   return { id, uid: id, name: '', signature: '', alt: '', avatar: '' };
 }
 
-/** `:name` and `user_id` (uid or numeric id); an unknown user is 404/6008 in the book area (CONTRACT.md section 7). */
+/** `:name` and `user_id` (uid or numeric id); an unknown user is 404/6008 in the book area (docs/api/book.md). */
 export async function requireUser(users: UsersDirectory, ref: string): Promise<UserRecord> {
   const user = await users.find(ref);
   if (!user) throw new ApiError('people_not_found', `no user ${ref}`);

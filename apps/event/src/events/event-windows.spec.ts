@@ -87,7 +87,7 @@ const cases: Array<[string, string, Expected]> = [
   }],
 ];
 
-describe('dayWindow (CONTRACT.md section 7 windows, Asia/Shanghai)', () => {
+describe('dayWindow (docs/api/event.md windows, Asia/Shanghai)', () => {
   describe.each(cases)('%s (%s)', (_label, local, expected) => {
     it.each(Object.keys(expected) as EventDayType[])('%s', (dayType) => {
       expect(show(dayWindow(dayType, at(local), TZ))).toEqual(expected[dayType]);

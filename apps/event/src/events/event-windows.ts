@@ -35,7 +35,7 @@ function startOf(day: CalendarDay, timeZone: string): Date {
 }
 
 /**
- * The window of a `day_type` (CONTRACT.md section 7), counted in `timeZone`:
+ * The window of a `day_type` (docs/api/event.md), counted in `timeZone`:
  * - today: [now, the next midnight)
  * - tomorrow: the whole next day
  * - weekend: the coming Saturday 00:00 (or now, during the weekend) to Monday 00:00

@@ -13,7 +13,7 @@ import {
 
 const flag = (value: 'yes' | 'no' | boolean | undefined) => value === true || value === 'yes';
 
-/** Loads `loc`, `event`, `event_participant` and `event_wisher` records (CONTRACT.md section 6); idempotent. */
+/** Loads `loc`, `event`, `event_participant` and `event_wisher` records (docs/api/import.md); idempotent. */
 @Controller()
 export class EventImportController {
   constructor(

@@ -38,7 +38,7 @@ export class EventUsers {
     return (await this.byIds([id]))[0];
   }
 
-  /** 404/1001 when no user has this id (CONTRACT.md section 7: unknown user outside the book area). */
+  /** 404/1001 when no user has this id (docs/api/event.md: unknown user outside the book area). */
   async mustExist(id: string): Promise<void> {
     if (!(await this.exists(id))) throw new ApiError('uri_not_found', `no user ${id}`);
   }

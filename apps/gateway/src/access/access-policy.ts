@@ -50,7 +50,7 @@ export class AccessPolicy {
     return BEARER.exec(request.headers.authorization ?? '')?.[1];
   }
 
-  /** A Bearer token over plain http while https is required: 400/100 (CONTRACT.md section 1). */
+  /** A Bearer token over plain http while https is required: 400/100 (docs/CONFIGURATION.md). */
   checkScheme(request: FastifyRequest, hasBearer: boolean): void {
     if (this.schemeMatters(hasBearer) && request.protocol !== 'https') throw new ApiError('invalid_request_scheme');
   }

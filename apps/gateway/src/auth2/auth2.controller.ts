@@ -35,7 +35,7 @@ function basicCredentials(request: FastifyRequest): { client_id?: string; client
 const wantsHtml = (request: FastifyRequest) => /text\/html/.test(String(request.headers.accept ?? ''));
 
 /**
- * The OAuth endpoints of CONTRACT.md section 2. The page is rendered here; every decision is
+ * The OAuth endpoints of docs/api/oauth.md. The page is rendered here; every decision is
  * identity's, over NATS. Errors of the token and revoke endpoints also carry RFC 6749's
  * `error`/`error_description` (added by the exception filter for /auth2 paths).
  */

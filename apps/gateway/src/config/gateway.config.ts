@@ -10,7 +10,7 @@ import { IsTrustProxy, parseTrustProxy, TrustProxy } from './trust-proxy';
 const toBool = ({ obj, key }: { obj: Record<string, unknown>; key: string }) => parseBoolean(obj[key]) ?? obj[key];
 const toInt = ({ value }: { value: unknown }) => Number(value);
 
-/** Gateway configuration; names are fixed by CONTRACT.md where it names them. */
+/** Gateway configuration; names are fixed by docs/CONFIGURATION.md where it names them. */
 export class GatewayConfig extends BaseConfig {
   @IsString() HOST = '127.0.0.1';
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) PORT = 8080;
@@ -19,7 +19,7 @@ export class GatewayConfig extends BaseConfig {
   @IsString() ADMIN_HOST = '127.0.0.1';
   @Transform(toInt) @IsInt() @Min(0) @Max(65535) ADMIN_PORT = 9464;
 
-  /** Default: on under NODE_ENV=production, off otherwise (CONTRACT.md section 1). */
+  /** Default: on under NODE_ENV=production, off otherwise (docs/CONFIGURATION.md). */
   @IsOptional() @Transform(toBool) @IsBoolean() REQUIRE_HTTPS?: boolean;
   @Transform(parseTrustProxy) @IsTrustProxy() TRUST_PROXY: TrustProxy = false;
 

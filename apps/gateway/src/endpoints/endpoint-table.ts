@@ -51,7 +51,7 @@ export interface EndpointDefinition {
   /** The scope a token must carry; `anyOf` accepts any of several. Null: no scope needed. */
   scope: Scope | { anyOf: Scope[] } | null;
   access: Access;
-  /** Movie tiers that may call it (CONTRACT.md section 3); a caller of another tier gets 404/1001. */
+  /** Movie tiers that may call it (docs/api/README.md, "Tiers and scopes"); a caller of another tier gets 404/1001. */
   tiers?: MovieTier[];
   /** For list responses: the array to which `fields` applies. */
   listKey?: string;
@@ -115,7 +115,7 @@ export const Endpoints = {
   reviewDelete: { method: 'DELETE', path: '/v2/book/review/:id', scope: 'service_basic_common', access: 'user', summary: 'Delete a book review' },
   userTagsDeprecated: { method: 'GET', path: '/v2/book/user_tags/:id', scope: 'service_basic_common', access: 'public', listKey: 'tags', paging: page(20), deprecated: true, summary: "A user's tags (deprecated: use /v2/book/user/:name/tags)" },
 
-  // ---- movies (spec "Movies"; tiers from CONTRACT.md section 3) ----
+  // ---- movies (spec "Movies"; tiers from docs/api/README.md, "Tiers and scopes") ----
   movieSubject: { method: 'GET', path: '/v2/movie/subject/:id', scope: movieRead, access: 'public', tiers: BAP, movieLimit: true, summary: 'A movie subject (fields by tier)',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'movie', tags: (p) => [`movie:subject:${p.id}`] } },
   movieCelebrity: { method: 'GET', path: '/v2/movie/celebrity/:id', scope: movieRead, access: 'public', tiers: BA, movieLimit: true, summary: 'A celebrity (fields by tier)',
@@ -182,7 +182,7 @@ export const Endpoints = {
   userGet: { method: 'GET', path: '/v2/user/:name', scope: 'service_basic_common', access: 'public', summary: 'A user by uid or numeric id', errorStatuses: [404] },
   userSearch: { method: 'GET', path: '/v2/user', scope: 'service_basic_common', access: 'public', listKey: 'users', paging: page(20, 100), summary: 'Find users by name or uid' },
 
-  // ---- pictures (CONTRACT.md "Pictures") ----
+  // ---- pictures (docs/api/README.md, "Pictures") ----
   pictureGet: { method: 'GET', path: '/v2/picture/:name', scope: null, access: 'public', unlimited: true, summary: 'A stored picture (private ones need a signed address)' },
 } satisfies Record<string, EndpointDefinition>;
 

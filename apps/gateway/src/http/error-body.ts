@@ -18,7 +18,7 @@ export function sendApiError(request: FastifyRequest, reply: FastifyReply, error
 /** The body of an error: `{msg, code, request}`, plus RFC 6749's fields on the token endpoints. */
 export function errorBody(request: FastifyRequest, error: ApiError): Record<string, unknown> {
   const body: Record<string, unknown> = { msg: error.msg, code: error.code, request: requestLine(request) };
-  // the token endpoints also speak RFC 6749 (CONTRACT.md section 2)
+  // the token endpoints also speak RFC 6749 (docs/api/oauth.md)
   if (pathOf(request).startsWith('/auth2/')) {
     body.error = OAUTH_ERROR_BY_CODE[error.code] ?? (error.status >= 500 ? 'server_error' : 'invalid_request');
     // a 5xx detail names internal subjects or bus errors; of those only an error id is for the client

@@ -3,7 +3,7 @@ import { readCallback, readFields, readPaging } from './query-params';
 
 const req = (query: Record<string, unknown>) => ({ query }) as unknown as FastifyRequest;
 
-describe('query parameters (CONTRACT.md section 4)', () => {
+describe('query parameters (docs/api/README.md)', () => {
   it.each([
     [{}, { kind: 'none' }],
     [{ callback: 'cb_1' }, { kind: 'valid', name: 'cb_1' }],

@@ -4,7 +4,7 @@ import type { Paging } from '../endpoints/endpoint-table';
 
 export const CALLBACK = /^[A-Za-z0-9_]{1,50}$/;
 /**
- * Any non-negative integer is a valid `start` or `count` (CONTRACT.md section 4); larger values
+ * Any non-negative integer is a valid `start` or `count` (docs/api/README.md); larger values
  * than this are read as this (a `count` is then cut to the endpoint's maximum, a `start` is past
  * the end of every list).
  */
@@ -12,7 +12,7 @@ export const MAX_PAGING_VALUE = 999_999_999;
 
 export type CallbackParam = { kind: 'none' } | { kind: 'valid'; name: string } | { kind: 'invalid' };
 
-/** `callback`: 1-50 of `[A-Za-z0-9_]`; an empty or other value is 400/1015 (CONTRACT.md section 4). */
+/** `callback`: 1-50 of `[A-Za-z0-9_]`; an empty or other value is 400/1015 (docs/api/README.md). */
 export function readCallback(request: FastifyRequest): CallbackParam {
   const query = request.query as Record<string, unknown> | undefined;
   if (!query || !Object.prototype.hasOwnProperty.call(query, 'callback')) return { kind: 'none' };
@@ -34,7 +34,7 @@ export function readPaging(request: FastifyRequest, paging: Paging): PageRequest
   return { start, count: Math.min(count, paging.maxCount) };
 }
 
-/** `fields`: comma-separated names; empty or `all` means everything (CONTRACT.md section 4). */
+/** `fields`: comma-separated names; empty or `all` means everything (docs/api/README.md). */
 export function readFields(request: FastifyRequest): Set<string> | undefined {
   const value = (request.query as Record<string, unknown> | undefined)?.fields;
   if (typeof value !== 'string') return undefined;

@@ -10,7 +10,7 @@ function escapeSeparators(json: string): string {
   return json.replace(LINE_SEPARATORS, (c) => (c === '\u2028' ? '\\u2028' : '\\u2029'));
 }
 
-/** The JSONP form of a JSON text (CONTRACT.md section 4). */
+/** The JSONP form of a JSON text (docs/api/README.md). */
 export function jsonp(callback: string, json: string): string {
   return `/**/${callback}(${escapeSeparators(json)});`;
 }

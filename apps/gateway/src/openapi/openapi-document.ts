@@ -98,7 +98,7 @@ const TOKEN_RESPONSE_SCHEMA: SchemaObject = {
   },
 };
 
-/** With a `callback` every JSON answer, errors included, comes as JSONP (CONTRACT.md section 4). */
+/** With a `callback` every JSON answer, errors included, comes as JSONP (docs/api/README.md). */
 const JSONP_CONTENT = { 'text/javascript': { schema: { type: 'string', description: 'JSONP: `/**/NAME(JSON);`, when `callback` is given' } as SchemaObject } };
 
 const pathParams = (path: string) => [...path.matchAll(/:([a-z]+)/g)].map((m) => m[1]);

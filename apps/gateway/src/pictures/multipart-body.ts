@@ -28,7 +28,7 @@ export const MULTIPART_LIMITS = {
 };
 
 /**
- * A write's body, whichever of JSON, form or multipart the client used (CONTRACT.md section 4):
+ * A write's body, whichever of JSON, form or multipart the client used (docs/api/README.md):
  * text fields as strings, picture parts as bytes. Repeated fields and non-text JSON values are
  * rejected (400/1016) so no array or object can reach a service as a "string".
  */

@@ -1,7 +1,7 @@
 import { MovieTiers, Scopes } from '@plaza/contracts';
 import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUrl, Matches, MaxLength, MinLength } from 'class-validator';
 
-/** `user` import record (CONTRACT.md sections 2 and 6). */
+/** `user` import record (docs/api/oauth.md and docs/api/import.md). */
 export class UserImportRecord {
   @Matches(/^\d{1,18}$/, { message: 'id must be digits' }) id!: string;
   @Matches(/^[A-Za-z0-9_.-]{1,64}$/, { message: 'uid must be letters, digits, - _ .' }) uid!: string;

@@ -23,7 +23,7 @@ export class LoginService {
   ) {}
 
   async authenticate(username: string, password: string): Promise<StoredUser> {
-    // `username` is the uid (CONTRACT.md section 2), the id accepted too: a uid of digits that is
+    // `username` is the uid (docs/api/oauth.md), the id accepted too: a uid of digits that is
     // another user's id still signs in its own user
     const user = (await this.users.byUid(username)) ?? (/^\d+$/.test(username) ? await this.users.byId(username) : null);
     if (!user || !user.password_hash) {

@@ -62,7 +62,7 @@ export class UsersController implements OnApplicationBootstrap {
     return { friendIds: user?.friend_ids ?? [] };
   }
 
-  /** Raises the user's token epoch: every token issued before stops working (CONTRACT.md section 2). */
+  /** Raises the user's token epoch: every token issued before stops working (docs/api/oauth.md). */
   @MessagePattern(IdentityMessages.changePassword.subject)
   async changePassword(@Payload() req: ChangePasswordRequest): Promise<Record<string, never>> {
     const user = await this.users.byId(req.userId);

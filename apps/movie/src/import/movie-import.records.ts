@@ -6,7 +6,7 @@ import {
 } from 'class-validator';
 
 /**
- * Import records of the movie kinds (CONTRACT.md sections 6 and 7): the fields of each resource
+ * Import records of the movie kinds (docs/api/import.md): the fields of each resource
  * as the API shows it at the richest tier. Derived fields (a subject's photos and
  * popular_reviews, a celebrity's works and photos, a photo's neighbours and position) are not
  * read from records: they come from the loaded records. Records over a cap (6 casts, say) are

@@ -13,7 +13,7 @@ import {
 const AUTHORED_KINDS = new Set(['movie_photo', 'celebrity_photo', 'movie_review', 'movie_comment']);
 
 /**
- * One import batch of the movie kinds (CONTRACT.md section 6): every line validated and stored
+ * One import batch of the movie kinds (docs/api/import.md): every line validated and stored
  * (a bad line is reported with its number, the others still load), then the derived views
  * brought up to date, then every gateway told to drop cached movie answers.
  */

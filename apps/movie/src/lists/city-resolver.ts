@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RESOLVE_LOC, ResolvedLoc } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 
-/** The capital, which `in_theaters` shows when no city is asked for (CONTRACT.md section 5). */
+/** The capital, which `in_theaters` shows when no city is asked for (docs/api/movie.md). */
 export const DEFAULT_CITY: ResolvedLoc = { id: '108288', name: '北京', uid: 'beijing' };
 
 /**

@@ -5,7 +5,7 @@ import { CityResolver } from './city-resolver';
 import { listId, MovieListDocument } from './movie-list.schema';
 import { MovieListsRepository } from './movie-lists.repository';
 
-/** Titles of lists loaded without one (CONTRACT.md section 5 fixes the in_theaters and coming_soon ones). */
+/** Titles of lists loaded without one (docs/api/movie.md fixes the in_theaters and coming_soon ones). */
 export const DEFAULT_LIST_TITLES: Record<Exclude<MovieListName, 'in_theaters'>, string> = {
   top250: '电影 Top 250',
   us_box: '北美票房榜',

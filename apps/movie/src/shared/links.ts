@@ -1,7 +1,7 @@
 import { MovieImages } from '@plaza/contracts';
 
 /**
- * Addresses the service fills in when an import record leaves them out (CONTRACT.md section 7):
+ * Addresses the service fills in when an import record leaves them out (docs/api/movie.md):
  * pages (`alt`, `mobile_url`) under PUBLIC_WEB_URL, pictures under PUBLIC_WEB_URL/movie/img.
  */
 export class MovieLinks {

@@ -10,7 +10,7 @@ import { NoteRepair, noteTarget } from '../recovery/note-repair';
 import { CommentsRepository, StoredComment } from './comments.repository';
 
 /**
- * Comments on notes (CONTRACT.md section 5). Whoever may see a note may read and, while
+ * Comments on notes (docs/api/note.md). Whoever may see a note may read and, while
  * can_reply holds, write its comments; the comment's author or the note's owner may delete one.
  * comments_count follows each insert and delete, which run under the note's lock
  * (NoteCounterWriter), both steps under a repair-journal entry (NoteRepair: a process that dies

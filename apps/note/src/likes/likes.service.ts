@@ -9,7 +9,7 @@ import { NoteRepair, noteTarget } from '../recovery/note-repair';
 import { LikesRepository } from './likes.repository';
 
 /**
- * Likes (CONTRACT.md section 5: 202 with the Note; liking twice changes nothing). The insert
+ * Likes (docs/api/note.md: 202 with the Note; liking twice changes nothing). The insert
  * (or delete) of the like document decides whether anything changes, atomically on both engines;
  * it runs under the note's lock and liked_count follows it (NoteCounterWriter), exact under
  * concurrent likes. Both steps run under a repair-journal entry: if the process dies between
@@ -59,7 +59,7 @@ export class LikesService {
   async listLiked(req: ListUserNotesRequest): Promise<NoteList> {
     const viewer = viewerOf(req.caller);
     await this.access.requireUser(req.userId);
-    // friendship is mutual (CONTRACT.md section 7): the viewer's friends are the owners whose friends-only notes the viewer sees
+    // friendship is mutual (docs/api/note.md): the viewer's friends are the owners whose friends-only notes the viewer sees
     const friends = [...(await this.users.friendIds(viewer))];
     const { total, likes } = await this.likes.listVisible(req.userId, viewer, friends, req.page.start, req.page.count);
     const notes = await Promise.all(likes.map((like) => this.notes.byId(like.note_id)));

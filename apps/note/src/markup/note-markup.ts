@@ -8,8 +8,7 @@ import { decodeHtmlEntities, safeLinkAddress } from './safe-url';
  *   [img=N:L]caption[/img]     picture number N of the note, layout L, C or R
  *   [url="address"]title[/url] a link to an http(s) address
  *
- * Everything else is text. Input may also use the forms clients send (CONTRACT.md sections 5
- * and 7): `<图片p_N>` / `<图片 p_N="">` picture references, HTML anchors, bare addresses and
+ * Everything else is text. Input may also use the forms clients send (docs/api/note.md): `<图片p_N>` / `<图片 p_N="">` picture references, HTML anchors, bare addresses and
  * loose `[url=...]` markup; `normalizeNoteContent` turns them into the stored form.
  */
 export type MarkupToken =

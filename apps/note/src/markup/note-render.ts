@@ -2,7 +2,7 @@ import { NoteFormat } from '@plaza/contracts';
 import escapeHtml from 'escape-html';
 import { MarkupToken, parseNoteMarkup } from './note-markup';
 
-/** `abstract`, `summary` and `html_short` show this many characters (CONTRACT.md section 5). */
+/** `abstract`, `summary` and `html_short` show this many characters (docs/api/note.md). */
 export const ABSTRACT_LENGTH = 100;
 export const CUT_MARK = '...';
 

@@ -10,7 +10,7 @@ export function viewerOf(caller: Caller): string {
 }
 
 /**
- * Who may see and change a note (CONTRACT.md section 5): public notes everyone, friends-only
+ * Who may see and change a note (docs/api/note.md): public notes everyone, friends-only
  * notes the owner and the owner's friends (friendship is identity's), private notes the owner;
  * only the owner changes a note. A missing note is 400/1006, any refusal 403/1000.
  */
@@ -57,7 +57,7 @@ export class NoteAccess {
   }
 
   /**
-   * A user named by id in a path; an unknown one is 404/1001 (CONTRACT.md section 7). The id, not
+   * A user named by id in a path; an unknown one is 404/1001 (docs/api/note.md). The id, not
    * a uid that happens to be digits: the lists are of that id's notes.
    */
   async requireUser(userId: string): Promise<void> {

@@ -97,7 +97,7 @@ export function IsRfc3339Timestamp(options?: ValidationOptions): PropertyDecorat
 }
 
 /**
- * Annotations are placed by `page` or by `chapter`, never both (spec "Book writes"; CONTRACT.md
+ * Annotations are placed by `page` or by `chapter`, never both (spec "Book writes"; docs/api/README.md
  * section 7: neither is 400/1002, both 400/1016). A cross-field rule, so it is a function the
  * gateway and the service both call after validating the fields one by one.
  */

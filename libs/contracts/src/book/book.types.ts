@@ -2,7 +2,7 @@ import { ListEnvelope } from '../common/paging';
 import { SimpleUser } from '../common/user';
 import { CollectionStatus } from './book.inputs';
 
-/** A book's rating out of 10 (CONTRACT.md section 7): `average` has one decimal. */
+/** A book's rating out of 10 (docs/api/book.md): `average` has one decimal. */
 export interface BookRating {
   max: number;
   numRaters: number;
@@ -88,7 +88,7 @@ export interface Annotation {
   author_user: SimpleUser;
   chapter: string;
   page_no: number;
-  /** 1 public, 2 private (CONTRACT.md section 5). */
+  /** 1 public, 2 private (docs/api/book.md). */
   privacy: number;
   abstract: string;
   content: string;

@@ -17,7 +17,7 @@ export interface EventUser {
   avatar: string;
 }
 
-/** A full user record as identity knows it (CONTRACT.md section 2). */
+/** A full user record as identity knows it (docs/api/oauth.md). */
 export interface UserRecord extends SimpleUser {
   created: string;
 }

@@ -1,6 +1,6 @@
 /**
  * Every error code a client can receive. Codes and messages are public interface
- * (spec "Errors" + CONTRACT.md section 2): change them only together with docs/ERRORS.md,
+ * (spec "Errors" + docs/api/oauth.md): change them only together with docs/ERRORS.md,
  * which a unit test compares against this table.
  */
 export interface ErrorDefinition {
@@ -12,7 +12,7 @@ export interface ErrorDefinition {
 const define = <T extends Record<string, ErrorDefinition>>(table: T): T => table;
 
 export const Errors = define({
-  // Authorization (CONTRACT.md section 2)
+  // Authorization (docs/api/oauth.md)
   invalid_request_scheme: { code: 100, status: 400, msg: 'invalid_request_scheme' },
   invalid_access_token: { code: 103, status: 401, msg: 'invalid_access_token' },
   invalid_apikey: { code: 104, status: 400, msg: 'invalid_apikey' },

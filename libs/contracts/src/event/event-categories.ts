@@ -1,7 +1,7 @@
 /**
  * Event types (spec "Event types"): a number 10-18 or its word. Anything outside 10-18 is
- * `others` (CONTRACT.md section 5). The Chinese labels are the `category_name` of an Event
- * (CONTRACT.md section 7); they follow the original site's category names.
+ * `others` (docs/api/event.md). The Chinese labels are the `category_name` of an Event
+ * (docs/api/event.md); they follow the original site's category names.
  */
 export const EventCategoryNumbers = {
   music: 10,

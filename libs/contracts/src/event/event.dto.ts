@@ -2,7 +2,7 @@ import { Transform } from 'class-transformer';
 import { IsDefined, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength, ValidateBy, ValidationOptions } from 'class-validator';
 import { EVENT_TYPE_FILTERS } from './event-categories';
 
-/** `day_type` of GET /v2/event/list; the windows are defined in CONTRACT.md section 7. */
+/** `day_type` of GET /v2/event/list; the windows are defined in docs/api/event.md. */
 export const EVENT_DAY_TYPES = ['today', 'tomorrow', 'weekend', 'week', 'future'] as const;
 export type EventDayType = (typeof EVENT_DAY_TYPES)[number];
 

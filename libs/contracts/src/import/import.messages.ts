@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsInt, IsObject, IsString, Min, ValidateNested } from 'class-validator';
 import { defineMessage, ServiceName } from '../messaging/define-message';
 
-/** CONTRACT.md section 6: every record kind, and the service that owns it. */
+/** docs/api/import.md: every record kind, and the service that owns it. */
 export const ImportKindOwners = {
   user: 'identity',
   app: 'identity',

@@ -121,7 +121,7 @@ export interface MovieSubject {
   casts: SimpleCelebrity[];
   writers?: SimpleCelebrity[];
   website?: string;
-  /** The spec's `douban_site`, renamed (CONTRACT.md section 5). */
+  /** The spec's `douban_site`, renamed (docs/api/movie.md). */
   service_site: string;
   pubdates?: string[];
   mainland_pubdate?: string;

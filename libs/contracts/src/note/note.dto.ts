@@ -21,7 +21,7 @@ export const MAX_NOTE_PICTURES_PER_REQUEST = 3;
 export const MAX_NOTE_TITLE_LENGTH = 200;
 export const MAX_NOTE_CONTENT_LENGTH = 100_000;
 export const MAX_NOTE_CAPTION_LENGTH = 500;
-/** CONTRACT.md section 5: a comment has at most 1000 characters. */
+/** docs/api/note.md: a comment has at most 1000 characters. */
 export const MAX_NOTE_COMMENT_LENGTH = 1000;
 
 /** An empty text parameter counts as absent. */
@@ -29,7 +29,7 @@ const EmptyAsAbsent = () => Transform(({ value }) => (value === '' ? undefined :
 
 /**
  * The text fields of POST /v2/notes and PUT /v2/note/:id (validated at the gateway and again
- * in the service). No title, or a blank one: 400/1012; no content: 400/1002 (CONTRACT.md section 7).
+ * in the service). No title, or a blank one: 400/1012; no content: 400/1002 (docs/api/note.md).
  */
 export class NoteInput {
   @IsDefined(withError('title_missing'))
@@ -48,7 +48,7 @@ export class NoteInput {
 
   @IsOptional() @EmptyAsAbsent() @IsIn(NotePrivacies) privacy?: NotePrivacy;
 
-  /** Defaults to true on create and on update (CONTRACT.md section 5). */
+  /** Defaults to true on create and on update (docs/api/note.md). */
   @IsOptional() @ToBoolean() @IsBoolean() can_reply?: boolean;
 }
 

@@ -30,7 +30,7 @@ export interface Note {
   author: SimpleUser;
 }
 
-/** A comment on a note (CONTRACT.md section 5). */
+/** A comment on a note (docs/api/note.md). */
 export interface NoteComment {
   id: string;
   created: string;

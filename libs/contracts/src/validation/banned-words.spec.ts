@@ -6,7 +6,7 @@ class Comment {
   @IsString() @NoBannedWords() content!: string;
 }
 
-describe('banned words (CONTRACT.md section 5, code 1004)', () => {
+describe('banned words (docs/api/README.md, code 1004)', () => {
   afterEach(() => BannedWords.use([]));
 
   it('lets everything through while the list is empty (the default)', async () => {

@@ -10,7 +10,7 @@ import { withError } from './validation-errors';
 const normalize = (text: string) => withoutControlCharacters(text.normalize('NFKC')).replace(/\p{Cf}/gu, '').toLowerCase();
 
 /**
- * The words user-written text may not contain (CONTRACT.md section 5: `BANNED_WORDS_FILE`,
+ * The words user-written text may not contain (docs/api/README.md: `BANNED_WORDS_FILE`,
  * code 1004; empty by default). Each process loads the list once at start-up with `use()`;
  * the DTO decorator below then checks every text field it marks, at the gateway edge and again
  * in the service that consumes the message.

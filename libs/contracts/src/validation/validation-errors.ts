@@ -50,7 +50,7 @@ export function ToOptionalInt(): PropertyDecorator {
   });
 }
 
-/** `true/false` and `1/0` (CONTRACT.md section 4); anything else is left for @IsBoolean to reject. */
+/** `true/false` and `1/0` (docs/api/README.md); anything else is left for @IsBoolean to reject. */
 export function ToBoolean(): PropertyDecorator {
   return Transform(({ value }) => {
     if (value === undefined || value === null || value === '') return undefined;

@@ -3,7 +3,7 @@ import { IsBoolean, IsIn, IsInt, IsOptional, IsString, IsUrl, Matches, Max, Min 
 import { IsUsableNatsAuth } from '../nats/nats-connection';
 import { parseBoolean } from './load-config';
 
-/** Configuration every service and the gateway share (names fixed by CONTRACT.md section 1). */
+/** Configuration every service and the gateway share (names fixed by docs/CONFIGURATION.md). */
 export class BaseConfig {
   @IsString() @Matches(/^nats:\/\//, { message: 'NATS_URL must be a nats:// URL' })
   NATS_URL = 'nats://127.0.0.1:4222';
@@ -60,7 +60,7 @@ export class BaseConfig {
 
 /** What a NATS microservice with its own database adds. */
 export class ServiceConfig extends BaseConfig {
-  /** Shared connection string; each service uses its own database on it (CONTRACT.md section 1). */
+  /** Shared connection string; each service uses its own database on it (docs/CONFIGURATION.md). */
   @IsString() @Matches(/^mongodb(\+srv)?:\/\//, { message: 'MONGO_URL must be a mongodb:// URL' })
   MONGO_URL = 'mongodb://127.0.0.1:27017';
 

@@ -18,7 +18,7 @@ function describe(errors: ValidationError[], prefix = ''): string[] {
 }
 
 /**
- * Runs one import batch (CONTRACT.md section 6): each line is validated against its kind's record
+ * Runs one import batch (docs/api/import.md): each line is validated against its kind's record
  * class and upserted; a bad line is reported with its number and does not stop the others.
  */
 export async function runImportBatch(

@@ -11,7 +11,7 @@ export const LIST_PAGE_BUDGET_BYTES = NATS_MAX_PAYLOAD_BYTES / 2;
  * The items of a list page that fit its budget, in order, and always the first one. A note, an
  * event or an annotation may hold 100 000 characters, and a hundred of them are megabytes more
  * than one message carries. The page is cut short instead: its `count` says how many came
- * (CONTRACT.md section 4), so a client pages on from `start + count` and loses nothing.
+ * (docs/api/README.md), so a client pages on from `start + count` and loses nothing.
  */
 export function withinPageBudget<T>(items: T[], budget = LIST_PAGE_BUDGET_BYTES): T[] {
   let used = 0;

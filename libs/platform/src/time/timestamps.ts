@@ -23,7 +23,7 @@ export function zonedParts(date: Date, timeZone: string): { year: number; month:
   };
 }
 
-/** `yyyy-MM-dd HH:mm:ss` in the service time zone (spec convention 7, CONTRACT.md section 1). */
+/** `yyyy-MM-dd HH:mm:ss` in the service time zone (spec convention 7, docs/CONFIGURATION.md). */
 export function formatTimestamp(date: Date, timeZone: string): string {
   const p = zonedParts(date, timeZone);
   const pad = (n: number) => String(n).padStart(2, '0');

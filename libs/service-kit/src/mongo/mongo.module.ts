@@ -13,7 +13,7 @@ export function databaseNameFor(service: string, url: string): string {
 }
 
 /**
- * Each service owns one database (CONTRACT.md section 1). Commands are not buffered and server
+ * Each service owns one database (docs/CONFIGURATION.md). Commands are not buffered and server
  * selection gives up quickly, so a stopped database turns into fast 503s, never hanging requests.
  */
 export function mongoModuleFor(service: string, config: ServiceConfig): DynamicModule {

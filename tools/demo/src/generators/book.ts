@@ -116,7 +116,7 @@ function bookRecord(r: Random, seed: BookSeed): CatalogueRecord {
 }
 
 /**
- * The book part of the demo catalogue (CONTRACT.md section 6 kinds `series` and `book`):
+ * The book part of the demo catalogue (docs/api/import.md kinds `series` and `book`):
  * `size.books` books, about one in ten in a series, Chinese and English titles and names, with
  * ratings and tags shaped like a real catalogue's (a long tail of raters, tag counts falling off).
  */

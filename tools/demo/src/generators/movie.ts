@@ -129,7 +129,7 @@ function subject(random: Random, n: number, size: CatalogueSize, people: DemoCel
 }
 
 /**
- * The movie part of the demo catalogue (CONTRACT.md section 6 record kinds): `size.celebrities`
+ * The movie part of the demo catalogue (docs/api/import.md record kinds): `size.celebrities`
  * celebrities, `size.movies` subjects (a fifth of them tv), their photos, reviews and short
  * comments by the demo users, celebrity photos, and all six lists (in_theaters for 北京 and 上海).
  */

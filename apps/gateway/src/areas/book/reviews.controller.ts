@@ -26,7 +26,7 @@ export class BookReviewsController {
     return this.bus.request(BookMessages.updateReview, { id, input, caller }, origin);
   }
 
-  /** 200 with `{}` (CONTRACT.md section 5). */
+  /** 200 with `{}` (docs/api/book.md). */
   @Endpoint(Endpoints.reviewDelete)
   remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     return this.bus.request(BookMessages.deleteReview, { id, caller }, origin);

@@ -8,7 +8,7 @@ import { Endpoints } from '../../endpoints/endpoint-table';
 import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { readTextBody } from '../../pictures/multipart-body';
 
-/** Comments on notes (CONTRACT.md section 5). */
+/** Comments on notes (docs/api/note.md). */
 @ApiTags('notes')
 @Controller()
 export class NoteCommentsController {
