@@ -10,3 +10,4 @@ export * from './search/ranked-search';
 export * from './local-engine/local-read-model';
 export * from './local-engine/local-grouped-mirror';
 export * from './local-engine/local-search-index';
+export * from './recovery/repair-journal';

@@ -140,7 +140,9 @@ async function startVariant(config: Observability, o: CostOptions, sink: OtlpSin
   const stack = await Stack.start({
     dataDir: dir,
     mongoUrl: o.main.mongoUrl,
-    env: { ...o.env, ...observabilityEnv(config, sink.endpoint, o.protocol) },
+    // the three share the benchmark's database, so they take the MongoDB branch, which holds no
+    // one-instance lease (docs/ENGINES.md, "Replicas"); a by-id book read is the same on both
+    env: { ...o.env, ...observabilityEnv(config, sink.endpoint, o.protocol), DATABASE_MODE: 'mongodb' },
     appEnv: { identity: { JWT_KEYS_DIR: join(o.dataDir, 'keys') } },
   });
   try {

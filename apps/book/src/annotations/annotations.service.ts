@@ -6,14 +6,13 @@ import {
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
 import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, ReadinessRegistry, UsersDirectory, withinPageBudget } from '@plaza/platform';
-import { Sequences } from '@plaza/service-kit';
+import { RepairJournal, scheduleSweeps, Sequences, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
 import { requireLogin } from '../collections/collections.service';
 import { BookConfig } from '../config/book.config';
-import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '../reviews/repair-journal';
 import { AnnotationPictureUrls } from '../shared/pictures';
 import { requireUser, simpleUsers } from '../shared/users';
 import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from './annotation.schema';

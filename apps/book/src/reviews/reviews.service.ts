@@ -2,9 +2,9 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { ApiError, Caller, Drift, ReconcileResponse, Review, ReviewCreateInput, ReviewUpdateInput, SimpleUser } from '@plaza/contracts';
 import {
-  APP_CONFIG, CacheInvalidator, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, ReadinessRegistry, UsersDirectory,
+  APP_CONFIG, CacheInvalidator, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, ReadinessRegistry, UsersDirectory, Metrics,
 } from '@plaza/platform';
-import { Sequences } from '@plaza/service-kit';
+import { RepairJournal, scheduleSweeps, Sequences, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection, Model } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
@@ -15,7 +15,6 @@ import { BookConfig } from '../config/book.config';
 import { userRating } from '../shared/contributions';
 import { simpleUsers } from '../shared/users';
 import { BookUserAggregates, difference, storedOf } from './book-user-aggregates';
-import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from './repair-journal';
 import { ReviewDocument } from './review.schema';
 import { ReviewsRepository } from './reviews.repository';
 
@@ -187,6 +186,7 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
       repaired = confirmed.filter((d) => d).length;
     }
     const drifted: Record<string, number> = drifts.length > 0 ? { 'book.user_aggregates': drifts.length } : {};
+    for (const [kind, count] of Object.entries(drifted)) Metrics.reconcileDrift(kind, count);
     if (drifts.length > 0) this.logger.warn({ drifted, repaired, samples: drifts.slice(0, 10) }, 'reconcile: derived values differed from their sources');
     else this.logger.info({ checked, busy: busyCount }, 'reconcile: every derived value equals its source');
     return {

@@ -1,6 +1,6 @@
 import { EventCounter, EventsRepository } from '../events/events.repository';
 import { eventTarget } from '../recovery/event-repair';
-import { RepairJournal } from '../recovery/repair-journal';
+import { RepairJournal } from '@plaza/service-kit';
 import { EventUsers } from '../users/event-users';
 import { EventUserLink, EventUserLinksRepository, linkId } from './event-user-links';
 import { ParticipantsRepository } from './participants.repository';

@@ -1,12 +1,12 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Drift, ReconcileResponse } from '@plaza/contracts';
-import { LOGGER, Logger, ReadinessRegistry } from '@plaza/platform';
+import { LOGGER, Logger, ReadinessRegistry, Metrics } from '@plaza/platform';
 import type { Connection } from 'mongoose';
 import { EVENT_COUNTERS, EventsRepository } from '../events/events.repository';
 import { ParticipantsRepository } from '../participation/participants.repository';
 import { WishersRepository } from '../participation/wishers.repository';
-import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from './repair-journal';
+import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
 
 /** How often the journal is swept while the service runs (it is swept at start too). */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -95,6 +95,7 @@ export class EventRepair implements OnModuleInit, OnApplicationShutdown {
     }
     const drifted: Record<string, number> = {};
     for (const d of drifts) drifted[d.kind] = (drifted[d.kind] ?? 0) + 1;
+    for (const [kind, count] of Object.entries(drifted)) Metrics.reconcileDrift(kind, count);
     if (drifts.length > 0) this.logger.warn({ drifted, repaired, samples: drifts.slice(0, 10) }, 'reconcile: derived values differed from their sources');
     else this.logger.info({ checked, busy: busyCount }, 'reconcile: every derived value equals its source');
     return {

@@ -1,14 +1,14 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Drift, NotePrivacy, ReconcileResponse } from '@plaza/contracts';
-import { LOGGER, Logger, ReadinessRegistry } from '@plaza/platform';
+import { LOGGER, Logger, ReadinessRegistry, Metrics } from '@plaza/platform';
 import type { Connection } from 'mongoose';
 import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
 import { COUNTER_FIELDS, NoteCounterWriter } from '../notes/note-counters';
 import { NotesRepository } from '../notes/notes.repository';
 import { NotePictures } from '../pictures/note-pictures';
-import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from './repair-journal';
+import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
 
 /** How often the journal is swept while the service runs (it is swept at start too). */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -142,6 +142,7 @@ export class NoteRepair implements OnModuleInit, OnApplicationShutdown {
       }
     }
     const response = summarize('note', checked, drifts, repaired, busyCount, journal, started);
+    for (const [kind, count] of Object.entries(response.drifted)) Metrics.reconcileDrift(kind, count);
     if (drifts.length > 0) this.logger.warn({ drifted: response.drifted, repaired, samples: response.samples.slice(0, 10) }, 'reconcile: derived values differed from their sources');
     else this.logger.info({ checked, busy: busyCount }, 'reconcile: every derived value equals its source');
     return response;

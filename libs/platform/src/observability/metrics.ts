@@ -60,6 +60,8 @@ class Instruments {
   readonly tokenRejections = counter('plaza_token_rejections_total', 'Access tokens or API keys refused, by error code', ['code']);
   readonly lockouts = counter('plaza_login_lockouts_total', 'Sign-ins refused because the account is locked after failed attempts', []);
   readonly shed = counter('plaza_requests_shed_total', 'Requests a service refused at once (load shedding): over its capacity, or over the caller\'s share', ['subject', 'reason']);
+  readonly drift = counter('plaza_reconcile_drift_total', 'Derived values a reconciliation found different from their source, by kind (any is a bug: every write is journaled)', ['kind']);
+  readonly journalRepairs = counter('plaza_repair_journal_repairs_total', 'Targets of writes left unfinished (a process died midway) that the repair sweep re-derived, by outcome', ['outcome']);
   readonly imported = counter('plaza_imported_records_total', 'Import records handled, by kind and outcome', ['kind', 'outcome']);
 }
 
@@ -115,6 +117,12 @@ export const Metrics = {
   },
   shed(subject: string, reason: 'capacity' | 'caller'): void {
     instruments?.shed.get([subject, reason]).inc();
+  },
+  reconcileDrift(kind: string, count: number): void {
+    if (count > 0) instruments?.drift.get([kind]).inc(count);
+  },
+  journalRepairs(outcome: 'repaired' | 'failed', count: number): void {
+    if (count > 0) instruments?.journalRepairs.get([outcome]).inc(count);
   },
   imported(kind: string, ok: boolean): void {
     instruments?.imported.get([kind, ok ? 'ok' : 'error']).inc();

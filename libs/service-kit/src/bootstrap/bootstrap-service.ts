@@ -33,7 +33,7 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   let config: C;
   try {
     config = loadConfig(definition.configClass);
-    // DATABASE_MODE, read by the repositories' DatabaseEngine: checked here with the rest
+    // DATABASE_MODE, read by the repositories' DatabaseEngine and the lease: checked here with the rest
     loadDatabaseSettings();
     loadBannedWords(config);
     cacheValidationMetadata();
@@ -70,9 +70,12 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   readiness.register({ name: 'nats', check: async () => isNatsConnected(nats) });
   readiness.register({ name: 'database', check: () => pingDatabase(connection) });
 
-  // on the local engine one instance per service: a second one stops here (docs/ENGINES.md, "Replicas")
+  // on the local engine's branch one instance per service: a second one stops here (docs/ENGINES.md,
+  // "Replicas"); DATABASE_MODE=mongodb on FerretDB is a test configuration that takes no lease
+  const mode = loadDatabaseSettings().DATABASE_MODE;
+  const localBranch = async () => mode === 'local' || (mode === 'auto' && (await isFerretDbConnection(connection)));
   try {
-    await leaseForLocalEngine(() => isFerretDbConnection(connection), connection, service, logger, () => process.kill(process.pid, 'SIGTERM'));
+    await leaseForLocalEngine(localBranch, connection, service, logger, () => process.kill(process.pid, 'SIGTERM'));
   } catch (err) {
     if (!(err instanceof LeaseRefusedError)) throw err;
     process.stderr.write(`${service}: ${err.message}\n`);

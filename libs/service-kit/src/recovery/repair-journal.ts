@@ -1,4 +1,5 @@
 import { ApiError } from '@plaza/contracts';
+import { Metrics } from '@plaza/platform';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Connection } from 'mongoose';
@@ -162,6 +163,8 @@ export class RepairJournal {
         failed++;
       }
     }
+    Metrics.journalRepairs('repaired', repaired);
+    Metrics.journalRepairs('failed', failed);
     const removable = entries.filter((e) => e.targets.every((t) => done.has(t))).map((e) => e._id);
     if (removable.length > 0) await this.entries().deleteMany({ _id: { $in: removable } });
     return { entries: entries.length, repaired, failed, removed: removable.length };
