@@ -52,11 +52,11 @@ export class Auth2Controller {
   }
 
   /** A sign-in page: never cached (it may carry a form's hidden state), under its own CSP. */
-  private async sendPage(reply: FastifyReply, status: number, html: string): Promise<void> {
+  private async sendPage(reply: FastifyReply, status: number, html: string, redirectUri?: string): Promise<void> {
     await reply
       .status(status)
       .header('cache-control', 'no-store')
-      .header('content-security-policy', signInPagePolicy(this.config.requireHttps))
+      .header('content-security-policy', signInPagePolicy(this.config.requireHttps, redirectUri))
       .type('text/html; charset=utf-8')
       .send(html);
   }
@@ -77,7 +77,7 @@ export class Auth2Controller {
     }
     if (check.redirect) return void reply.redirect(check.redirect, 302);
     const params = Object.fromEntries(AUTHORIZE_PARAMS.map((k) => [k, query[k]]));
-    await this.sendPage(reply, 200, renderConsentPage({ appName: check.app_name, scopes: check.scopes, params }));
+    await this.sendPage(reply, 200, renderConsentPage({ appName: check.app_name, scopes: check.scopes, params }), query.redirect_uri);
   }
 
   @Post('auth')
@@ -93,7 +93,7 @@ export class Auth2Controller {
         const check = await this.bus.request(IdentityMessages.checkAuthorize, body);
         const params = Object.fromEntries(AUTHORIZE_PARAMS.map((k) => [k, body[k]]));
         const message = err.code === 128 ? 'Too many failed sign-ins. Try again later.' : 'Wrong user name or password.';
-        await this.sendPage(reply, err.status, renderConsentPage({ appName: check.app_name, scopes: check.scopes, params, error: message }));
+        await this.sendPage(reply, err.status, renderConsentPage({ appName: check.app_name, scopes: check.scopes, params, error: message }), body.redirect_uri);
         return;
       }
       throw err;

@@ -11,4 +11,12 @@ describe('signInPagePolicy', () => {
     expect(signInPagePolicy(true).split('; ')).toContain('upgrade-insecure-requests');
     expect(signInPagePolicy(false)).not.toContain('upgrade-insecure-requests');
   });
+
+  it("lets the approval's redirect go to the app's redirect URI: its origin, or its own scheme", () => {
+    expect(signInPagePolicy(false, 'http://127.0.0.1:9/callback?x=1').split('; ')).toContain("form-action 'self' http://127.0.0.1:9");
+    expect(signInPagePolicy(false, 'https://app.example.com/cb').split('; ')).toContain("form-action 'self' https://app.example.com");
+    expect(signInPagePolicy(false, 'com.example.app:/oauth').split('; ')).toContain("form-action 'self' com.example.app:");
+    expect(signInPagePolicy(false, 'not a url').split('; ')).toContain("form-action 'self'");
+    expect(signInPagePolicy(false, 'http://a;script-src*/').split('; ')).toContain("form-action 'self'");
+  });
 });

@@ -54,9 +54,30 @@ export function renderErrorPage(title: string, message: string): string {
  * The Content-Security-Policy of these pages: inline styles and a form posting back to us, nothing
  * else (API answers carry `default-src 'none'` alone). Over plain http (a laptop) upgrading would
  * break the form's POST, so the upgrade is asked only where https is required.
+ *
+ * Browsers apply `form-action` to the redirects that follow a form's POST too (Chromium does): the
+ * approval's redirect to the app, so the consent page also allows the origin (or, for an app's
+ * own scheme, the scheme) of the redirect URI it was shown for, which identity has checked is one
+ * the app registered. Without it a browser stays on the page (found by the browser test).
  */
-export function signInPagePolicy(requireHttps: boolean): string {
-  const directives = ["default-src 'none'", "style-src 'unsafe-inline'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"];
+export function signInPagePolicy(requireHttps: boolean, redirectUri?: string): string {
+  const target = redirectSource(redirectUri);
+  const formAction = target ? `form-action 'self' ${target}` : "form-action 'self'";
+  const directives = ["default-src 'none'", "style-src 'unsafe-inline'", formAction, "base-uri 'none'", "frame-ancestors 'none'"];
   if (requireHttps) directives.push('upgrade-insecure-requests');
   return directives.join('; ');
+}
+
+/** A CSP source for a redirect URI: its origin for http(s), its scheme for an app's own; nothing for what is not a URL. */
+function redirectSource(redirectUri: string | undefined): string | undefined {
+  if (!redirectUri) return undefined;
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return undefined;
+  }
+  // nothing that could end the directive (a `;` or a blank) reaches the header
+  if (url.protocol === 'http:' || url.protocol === 'https:') return /^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(url.origin) ? url.origin : undefined;
+  return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) ? url.protocol : undefined;
 }
