@@ -33,11 +33,11 @@ function fixtureValues(): Record<string, { ids: string[]; names: string[] }> {
   for (const file of readdirSync(fixtures).filter((f) => f.endsWith('.ndjson'))) {
     for (const line of readFileSync(join(fixtures, file), 'utf8').split('\n')) {
       if (!line.trim()) continue;
-      const record = JSON.parse(line) as { kind: string; id?: string; uid?: string; isbn13?: string; isbn10?: string };
+      const record = JSON.parse(line) as { kind: string; id?: string; uid?: string; isbn13?: string; isbn10?: string; imdb?: string };
       const kind = (kinds[record.kind] ??= { ids: [], names: [] });
       if (!record.id || kind.ids.length >= 3) continue;
       kind.ids.push(record.id);
-      for (const name of [record.uid, record.isbn13, record.isbn10]) if (name) kind.names.push(name);
+      for (const name of [record.uid, record.isbn13, record.isbn10, record.imdb]) if (name) kind.names.push(name);
     }
   }
   return kinds;
@@ -61,6 +61,7 @@ function knownParameters(created: { note: string; comment: string; annotation: s
     { path: '^/v2/book/', param: 'id', values: f.book.ids },
     { path: '^/v2/movie/subject/', param: 'id', values: f.movie.ids },
     { path: '^/v2/movie/celebrity/', param: 'id', values: f.celebrity.ids },
+    { path: '^/v2/movie/imdb/', param: 'imdb', values: f.movie.names },
     { path: '^/v2/note/', param: 'id', values: [created.note] },
     { path: '^/v2/note/', param: 'cid', values: [created.comment] },
     { path: '^/v2/event/', param: 'id', values: f.event.ids },

@@ -46,7 +46,7 @@ export const SUBJECT_B_FIELDS = [
   'reviews_count', 'seasons_count', 'current_season', 'episodes_count', 'schedule_url',
 ];
 export const SUBJECT_A_FIELDS = [
-  'writers', 'website', 'pubdates', 'mainland_pubdate', 'pubdate', 'languages', 'durations', 'trailer_urls', 'clip_urls',
+  'writers', 'website', 'imdb', 'pubdates', 'mainland_pubdate', 'pubdate', 'languages', 'durations', 'trailer_urls', 'clip_urls',
   'blooper_urls', 'photos', 'popular_reviews',
 ];
 export const CELEBRITY_B_FIELDS = ['id', 'name', 'name_en', 'alt', 'mobile_url', 'avatars', 'aka', 'aka_en', 'gender', 'born_place', 'works'];

@@ -133,7 +133,7 @@ describe('subject values, caps and defaults', () => {
       id, title: '极简电影', original_title: '', aka: [], alt: `${web()}/movie/subject/${id}/`, mobile_url: `${web()}/m/movie/subject/${id}/`,
       rating: { min: 0, max: 10, average: 0, stars: 0 }, ratings_count: 0, wish_count: 0, collect_count: 0, do_count: null,
       images: { small: `${web()}/movie/img/subject/s/${id}.jpg`, large: `${web()}/movie/img/subject/l/${id}.jpg`, medium: `${web()}/movie/img/subject/m/${id}.jpg` },
-      subtype: 'movie', directors: [], casts: [], writers: [], website: '', service_site: '', pubdates: [], mainland_pubdate: '', pubdate: '',
+      subtype: 'movie', directors: [], casts: [], writers: [], website: '', imdb: '', service_site: '', pubdates: [], mainland_pubdate: '', pubdate: '',
       year: '', languages: [], durations: [], genres: [], countries: [], summary: '', comments_count: 0, reviews_count: 0,
       seasons_count: null, current_season: null, episodes_count: null, schedule_url: '',
       trailer_urls: [], clip_urls: [], blooper_urls: [], photos: [], popular_reviews: [],

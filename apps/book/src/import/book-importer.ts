@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { indexTerms } from '@plaza/search';
+import { ChangeFeed } from '@plaza/service-kit';
 import { BooksRepository, CatalogueFields } from '../books/books.repository';
 import { IsbnsRepository } from '../books/isbns.repository';
 import { SeriesRepository } from '../series/series.repository';
@@ -15,17 +16,27 @@ export class BookImporter {
     private readonly books: BooksRepository,
     private readonly isbns: IsbnsRepository,
     private readonly series: SeriesRepository,
+    private readonly feed: ChangeFeed,
   ) {}
 
+  /** Each record that changes is one entry of the change feed (docs/api/changes.md); the same record again, none. */
   async importBook(r: BookImportRecord): Promise<void> {
     const seriesTitle = r.series ? r.series.title ?? (await this.series.byId(r.series.id))?.title ?? '' : undefined;
-    const previous = await this.books.upsertCatalogue(r.id, catalogueFields(r, seriesTitle));
-    await this.isbns.index(r.id, [r.isbn10 ?? '', r.isbn13 ?? ''], [previous?.isbn10 ?? '', previous?.isbn13 ?? '']);
+    const fields = catalogueFields(r, seriesTitle);
+    await this.feed.record('book', r.id, fields, async () => {
+      const previous = await this.books.upsertCatalogue(r.id, fields);
+      await this.isbns.index(r.id, [r.isbn10 ?? '', r.isbn13 ?? ''], [previous?.isbn10 ?? '', previous?.isbn13 ?? '']);
+    });
   }
 
   async importSeries(r: SeriesImportRecord): Promise<void> {
-    const previousTitle = await this.series.upsert(r.id, r.title);
-    if (previousTitle !== undefined && previousTitle !== r.title) await this.books.renameSeries(r.id, r.title);
+    await this.feed.record('series', r.id, { title: r.title }, async () => {
+      const previousTitle = await this.series.upsert(r.id, r.title);
+      if (previousTitle !== undefined && previousTitle !== r.title) {
+        // a book shows its series' title: each renamed book is an update too
+        await this.books.renameSeries(r.id, r.title, (id, write) => this.feed.record('book', id, undefined, write));
+      }
+    });
   }
 }
 

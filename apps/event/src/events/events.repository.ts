@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { EventCategory } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
@@ -7,6 +7,7 @@ import { FilterQuery, Model } from 'mongoose';
 import { ParticipantsRepository } from '../participation/participants.repository';
 import { WishersRepository } from '../participation/wishers.repository';
 import { EventDocument } from './event.schema';
+import { eventSearchEntry, EventSearchRepository } from './event-search.repository';
 import { TimeWindow } from './event-windows';
 
 export type StoredEvent = EventDocument;
@@ -65,6 +66,8 @@ export class EventsRepository {
     private readonly participants: ParticipantsRepository,
     private readonly wishers: WishersRepository,
     private readonly engine: DatabaseEngine,
+    /** `GET /v2/event/search`'s entries, written after each import of the event (absent in specs that only read). */
+    @Optional() private readonly searchEntries?: EventSearchRepository,
   ) {}
 
   async byId(id: string): Promise<StoredEvent | null> {
@@ -118,7 +121,31 @@ export class EventsRepository {
           { upsert: true },
         )
         .exec();
+      await this.searchEntries?.put(eventSearchEntry(fields));
     });
+  }
+
+  /**
+   * Writes the search entry of every event that has none (events stored before search existed):
+   * once, in the background at start-up; returns how many.
+   */
+  async indexMissingSearchEntries(): Promise<number> {
+    if (!this.searchEntries) return 0;
+    // every event has its entry (entries are never removed, events never deleted): nothing to read
+    if ((await this.searchEntries.count()) >= (await this.events.estimatedDocumentCount().exec())) return 0;
+    const indexed = await this.searchEntries.allIds();
+    let written = 0;
+    const fields = { title: 1, content: 1, address: 1, is_priv: 1, begin: 1, end: 1, loc_id: 1, category: 1 };
+    for await (const event of this.events.find({}, fields).lean<StoredEvent[]>().cursor()) {
+      if (indexed.has(event._id)) continue;
+      await this.lock.run(event._id, async () => {
+        // read again under the lock: an import may have changed the event since the cursor read it
+        const current = await this.byId(event._id);
+        if (current) await this.searchEntries?.put(eventSearchEntry(current));
+      });
+      written += 1;
+    }
+    return written;
   }
 
   /**

@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  ApiError, Caller, envelope, EventList, EventListRequest, EventStatus, EventView, PageRequest, parseEventCategory,
+  ApiError, Caller, envelope, EventList, EventListRequest, EventSearchRequest, EventStatus, EventView, PageRequest, parseEventCategory,
   UserCreatedEventsRequest, UserEventsRequest,
 } from '@plaza/contracts';
 import { APP_CONFIG, CLOCK, Clock, withinPageBudget } from '@plaza/platform';
+import { queryTerms } from '@plaza/search';
 import { EventConfig } from '../config/event.config';
 import { LocsRepository } from '../locs/locs.repository';
 import { EventUserLinksRepository, EventUserLink } from '../participation/event-user-links';
@@ -12,6 +13,7 @@ import { WishersRepository } from '../participation/wishers.repository';
 import { EventUsers } from '../users/event-users';
 import { EventPresenter } from './event-presenter';
 import { dayWindow, hasStatus } from './event-windows';
+import { EventSearchRepository } from './event-search.repository';
 import { EventsRepository, StoredEvent } from './events.repository';
 
 /** Latest beginning first: the order of a user's lists. */
@@ -34,6 +36,7 @@ export class EventsService {
     private readonly locs: LocsRepository,
     private readonly users: EventUsers,
     private readonly presenter: EventPresenter,
+    private readonly searchEntries: EventSearchRepository,
   ) {}
 
   async get(id: string, caller: Caller): Promise<EventView> {
@@ -60,6 +63,29 @@ export class EventsService {
     if (req.type !== undefined && req.type !== 'all' && !category) throw new ApiError('invalid_args', `type ${req.type}`);
     const found = await this.events.inLoc(loc._id, window, now, category);
     return this.page(await this.onlyVisible(found, req.caller), req.page);
+  }
+
+  /**
+   * `GET /v2/event/search` (docs/api/event.md): public events whose title, address or opening of
+   * the content hold every term of `q` (libs/search, as book search), with the list's city, window
+   * and type; soonest beginning first. The page is cut in the database, at most the first 1 000
+   * matches are reachable.
+   */
+  async search(req: EventSearchRequest): Promise<EventList> {
+    let locId: string | undefined;
+    if (req.loc !== undefined) {
+      const loc = await this.locs.byRef(req.loc);
+      if (!loc) throw new ApiError('uri_not_found', `no city ${req.loc}`);
+      locId = loc._id;
+    }
+    const category = req.type === undefined || req.type === 'all' ? undefined : parseEventCategory(req.type);
+    if (req.type !== undefined && req.type !== 'all' && !category) throw new ApiError('invalid_args', `type ${req.type}`);
+    const now = this.clock.now();
+    const window = dayWindow(req.day_type ?? 'future', now, this.config.SERVICE_TIMEZONE);
+    const { total, ids } = await this.searchEntries.page({ terms: queryTerms(req.q), window, now, locId, category }, req.page.start, req.page.count);
+    // an entry is written after its event, so each id names a stored public event
+    const found = (await this.events.byIds(ids)).filter((e) => !e.is_priv);
+    return envelope('events', req.page.start, total, withinPageBudget(await this.presenter.many(found)));
   }
 
   async createdBy(req: UserCreatedEventsRequest): Promise<EventList> {

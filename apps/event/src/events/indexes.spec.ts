@@ -1,9 +1,11 @@
-import { captureQueries, DatabaseEngine, unindexedQueries } from '@plaza/service-kit';
+import { captureQueries, DatabaseEngine, SEARCH_RESULT_LIMIT, unboundedQueries, unindexedQueries } from '@plaza/service-kit';
 import mongoose from 'mongoose';
 import { ParticipantsRepository } from '../participation/participants.repository';
 import { ParticipantDocument, ParticipantSchema, WisherDocument, WisherSchema } from '../participation/participation.schemas';
 import { WishersRepository } from '../participation/wishers.repository';
 import { EventDocument, EventSchema } from './event.schema';
+import { EventSearchDocument, EventSearchSchema } from './event-search.schema';
+import { EventSearchRepository } from './event-search.repository';
 import { EventsRepository } from './events.repository';
 
 /**
@@ -13,6 +15,7 @@ import { EventsRepository } from './events.repository';
 const db = new mongoose.Mongoose();
 const participants = new ParticipantsRepository(db.model(ParticipantDocument.name, ParticipantSchema) as never);
 const wishers = new WishersRepository(db.model(WisherDocument.name, WisherSchema) as never);
+const searchEntries = new EventSearchRepository(db.model(EventSearchDocument.name, EventSearchSchema) as never, DatabaseEngine.fixed('mongodb'));
 const events = new EventsRepository(db.model(EventDocument.name, EventSchema) as never, participants, wishers, DatabaseEngine.fixed('mongodb'));
 
 describe('event queries use indexes on MongoDB', () => {
@@ -39,5 +42,27 @@ describe('event queries use indexes on MongoDB', () => {
     });
     expect(queries).toHaveLength(8);
     expect(unindexedQueries(queries)).toEqual([]);
+  });
+
+  it('event search, with and without a city, a type and a closed window: indexed, bounded, counted up to the bound', async () => {
+    const terms = ['春', '音乐'];
+    const queries = await captureQueries(async () => {
+      await searchEntries.page({ terms, window: { from: now }, now }, 0, 20);
+      await searchEntries.page({ terms, window: { from: now, to: new Date('2026-11-25T00:00:00Z') }, now, locId: '108288', category: 'music' }, 980, 100);
+    });
+    expect(queries.map((q) => q.op).sort()).toEqual(['countDocuments', 'countDocuments', 'find', 'find']);
+    expect(unindexedQueries(queries)).toEqual([]);
+    expect(unboundedQueries(queries)).toEqual([]);
+    for (const q of queries) expect(q.limit).toBeLessThanOrEqual(SEARCH_RESULT_LIMIT);
+    // the second page stops at the bound: 20 ids from 980
+    expect(queries.filter((q) => q.op === 'find').map((q) => q.limit)).toEqual([20, 20]);
+  });
+
+  it('a search past the bound reads no page, and a query without terms reads nothing', async () => {
+    const queries = await captureQueries(async () => {
+      await searchEntries.page({ terms: ['x'], window: { from: now }, now }, SEARCH_RESULT_LIMIT, 20);
+      await searchEntries.page({ terms: [], window: { from: now }, now }, 0, 20);
+    });
+    expect(queries.map((q) => q.op)).toEqual(['countDocuments']);
   });
 });

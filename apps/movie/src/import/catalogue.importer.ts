@@ -1,9 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ChangeFeed } from '@plaza/service-kit';
 import { renderCelebrity, renderSimpleCelebrity } from '../celebrities/celebrity.render';
 import { CelebritiesRepository } from '../celebrities/celebrities.repository';
 import { CelebrityViewsRepository } from '../celebrities/celebrity-views.repository';
 import { MovieLinks } from '../shared/links';
 import { creditsOf, renderSearchEntry, renderSimpleSubject, renderSubject, SubjectRecord } from '../subjects/subject.render';
+import { SubjectImdbRepository } from '../subjects/subject-imdb.repository';
 import { SubjectSearchRepository } from '../subjects/subject-search.repository';
 import { SubjectViewsRepository } from '../subjects/subject-views.repository';
 import { SubjectsRepository } from '../subjects/subjects.repository';
@@ -18,11 +20,13 @@ export const plain = <T>(record: T): T => JSON.parse(JSON.stringify(record)) as 
 export class CatalogueImporter {
   constructor(
     private readonly subjects: SubjectsRepository,
+    private readonly imdb: SubjectImdbRepository,
     private readonly search: SubjectSearchRepository,
     private readonly subjectViews: SubjectViewsRepository,
     private readonly celebrities: CelebritiesRepository,
     private readonly celebrityViews: CelebrityViewsRepository,
     @Inject(MovieLinks) private readonly links: MovieLinks,
+    private readonly feed: ChangeFeed,
   ) {}
 
   /**
@@ -32,8 +36,9 @@ export class CatalogueImporter {
    */
   async movie(input: MovieRecord, session: ImportSession): Promise<void> {
     const record: SubjectRecord = { ...plain(input), subtype: input.subtype ?? 'movie' };
-    await session.records.run(`subject:${record.id}`, async () => {
-      const { previous } = await this.subjects.put({ _id: record.id, record });
+    // a changed record is one entry of the change feed (docs/api/changes.md)
+    await session.records.run(`subject:${record.id}`, () => this.feed.record('movie', record.id, record, async () => {
+      const { previous } = await this.putSubject(record);
       await this.search.put(renderSearchEntry(record));
       const simple = renderSimpleSubject(record, this.links);
       const { simpleChanged } = await this.subjectViews.saveSubject(record.id, renderSubject(record, this.links), simple);
@@ -42,15 +47,28 @@ export class CatalogueImporter {
       const now = creditsOf(record);
       for (const [celebrityId, roles] of now) session.work(celebrityId, record.id, { subject_id: record.id, roles, subject: simple });
       for (const celebrityId of creditsOf(previous?.record).keys()) if (!now.has(celebrityId)) session.work(celebrityId, record.id, null);
-    });
+    }));
+  }
+
+  /**
+   * Stores the record, holding its IMDb id first (unique: a record naming an id another subject's
+   * record names fails its line), and lets go of an id the subject no longer names.
+   */
+  private async putSubject(record: SubjectRecord) {
+    const put = () => this.subjects.put({ _id: record.id, record });
+    const holderNames = async (otherId: string) => (await this.subjects.byId(otherId))?.record.imdb === record.imdb;
+    const result = record.imdb ? await this.imdb.claim(record.imdb, record.id, holderNames, put) : await put();
+    const before = result.previous?.record.imdb;
+    if (before && before !== record.imdb) await this.imdb.release(before, record.id);
+    return result;
   }
 
   async celebrity(input: CelebrityRecord, session: ImportSession): Promise<void> {
     const record = plain(input);
-    await session.records.run(`celebrity:${record.id}`, async () => {
+    await session.records.run(`celebrity:${record.id}`, () => this.feed.record('celebrity', record.id, record, async () => {
       await this.celebrities.put({ _id: record.id, record });
       const celebrity = renderCelebrity(record, this.links);
       await this.celebrityViews.saveCelebrity(record.id, celebrity, renderSimpleCelebrity(celebrity));
-    });
+    }));
   }
 }

@@ -29,6 +29,13 @@ describe('movie import records', () => {
     expect((await check(MovieRecord, { id: 'x1', title: 'T' })).errors).toContain('id');
   });
 
+  it('takes an imdb id of tt and 7 or more digits, nothing else (docs/api/movie.md)', async () => {
+    for (const imdb of ['tt0111161', 'tt12345678', `tt${'1'.repeat(198)}`]) expect((await check(MovieRecord, { id: '1', title: 'T', imdb })).errors).toEqual([]);
+    for (const imdb of ['tt123456', 'TT0111161', '0111161', 'tt0111161 ', 'tt011116a', 111161, `tt${'1'.repeat(199)}`]) {
+      expect({ imdb, errors: (await check(MovieRecord, { id: '1', title: 'T', imdb })).errors }).toEqual({ imdb, errors: ['imdb'] });
+    }
+  });
+
   it('needs an author (author_id, or author with an id or uid) on photos and reviews', async () => {
     const photo = { id: '1', celebrity_id: '2', created_at: '2020-01-01 00:00:00' };
     expect((await check(CelebrityPhotoRecord, photo)).errors).toEqual(expect.arrayContaining(['author_id', 'author']));

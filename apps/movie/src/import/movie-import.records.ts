@@ -1,4 +1,4 @@
-import { MovieListNames } from '@plaza/contracts';
+import { IMDB_ID, MovieListNames } from '@plaza/contracts';
 import { Transform, Type } from 'class-transformer';
 import {
   ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIn, IsInt, IsNumber, IsOptional, IsString, Matches, Max, MaxLength, Min,
@@ -75,6 +75,8 @@ export class MovieRecord {
   @IsOptional() @IsArray() @ArrayMaxSize(300) @ValidateNested({ each: true }) @Type(() => CreditInput) casts?: CreditInput[];
   @IsOptional() @IsArray() @ArrayMaxSize(300) @ValidateNested({ each: true }) @Type(() => CreditInput) writers?: CreditInput[];
   @IsOptional() @IsString() @MaxLength(URL_TEXT) website?: string;
+  /** `tt` and 7 or more digits; unique among subjects (docs/api/movie.md). */
+  @IsOptional() @IsString() @Matches(IMDB_ID, { message: 'imdb must be tt followed by 7 or more digits' }) imdb?: string;
   @IsOptional() @IsString() @MaxLength(URL_TEXT) service_site?: string;
   /** The branded name of `service_site`, accepted from older data. */
   @IsOptional() @IsString() @MaxLength(URL_TEXT) douban_site?: string;

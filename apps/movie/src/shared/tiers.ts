@@ -2,7 +2,7 @@ import { MovieCelebrity, MovieSubject, MovieTier, SimpleSubject } from '@plaza/c
 
 /** Fields the spec marks A: returned to the advance and premium tiers only. */
 export const SUBJECT_ADVANCE_FIELDS: ReadonlySet<string> = new Set([
-  'writers', 'website', 'pubdates', 'mainland_pubdate', 'pubdate', 'languages', 'durations',
+  'writers', 'website', 'imdb', 'pubdates', 'mainland_pubdate', 'pubdate', 'languages', 'durations',
   'trailer_urls', 'clip_urls', 'blooper_urls', 'photos', 'popular_reviews',
 ]);
 export const CELEBRITY_ADVANCE_FIELDS: ReadonlySet<string> = new Set(['summary', 'website', 'birthday', 'professions', 'constellation', 'photos']);

@@ -48,6 +48,7 @@ export function renderSubject(r: SubjectRecord, links: MovieLinks): MovieSubject
     casts: (r.casts ?? []).slice(0, Caps.casts).map((c) => renderCredit(c, links)),
     writers: (r.writers ?? []).map((c) => renderCredit(c, links)),
     website: r.website ?? '',
+    imdb: r.imdb ?? '',
     service_site: r.service_site ?? r.douban_site ?? '',
     pubdates: r.pubdates ?? [],
     mainland_pubdate: mainland,

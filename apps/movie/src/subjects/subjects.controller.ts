@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { MovieMessages, MovieSearchRequest, MovieSubjectPageRequest, MovieSubjectRequest } from '@plaza/contracts';
+import { MovieImdbRequest, MovieMessages, MovieSearchRequest, MovieSubjectPageRequest, MovieSubjectRequest } from '@plaza/contracts';
 import { SearchService } from './search.service';
 import { SubjectsService } from './subjects.service';
 
@@ -14,6 +14,11 @@ export class SubjectsController {
   @MessagePattern(MovieMessages.getSubject.subject)
   get(@Payload() req: MovieSubjectRequest) {
     return this.subjects.subject(req.id, req.caller.tier);
+  }
+
+  @MessagePattern(MovieMessages.getSubjectByImdb.subject)
+  byImdb(@Payload() req: MovieImdbRequest) {
+    return this.subjects.subjectByImdb(req.imdb, req.caller.tier);
   }
 
   @MessagePattern(MovieMessages.subjectPhotos.subject)

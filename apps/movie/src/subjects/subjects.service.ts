@@ -9,6 +9,7 @@ import { albumPage, commentForOutput, reviewForOutput } from '../media/media.ren
 import { PhotosRepository } from '../media/photos.repository';
 import { ReviewsRepository } from '../media/reviews.repository';
 import { simpleSubjectForTier, subjectForTier } from '../shared/tiers';
+import { SubjectImdbRepository } from './subject-imdb.repository';
 import { SubjectViewDocument } from './subject-view.schema';
 import { SubjectViewsRepository } from './subject-views.repository';
 
@@ -19,6 +20,8 @@ import { SubjectViewsRepository } from './subject-views.repository';
 export function assembleSubject(view: SubjectViewDocument): MovieSubject {
   return {
     ...view.subject,
+    // views rendered before subjects had an IMDb id
+    imdb: view.subject.imdb ?? '',
     comments_count: Math.max(view.subject.comments_count, view.comments_total),
     reviews_count: Math.max(view.subject.reviews_count, view.reviews_total),
     photos: view.photos,
@@ -35,10 +38,20 @@ export class SubjectsService {
     private readonly photos: PhotosRepository,
     private readonly reviews: ReviewsRepository,
     private readonly comments: CommentsRepository,
+    private readonly imdb: SubjectImdbRepository,
   ) {}
 
   async subject(id: string, tier: MovieTier): Promise<MovieSubject> {
     return subjectForTier(assembleSubject(await this.view(id)), tier);
+  }
+
+  /** The subject whose record names this IMDb id: the same answer as by its id. */
+  async subjectByImdb(imdb: string, tier: MovieTier): Promise<MovieSubject> {
+    const entry = await this.imdb.byImdb(imdb);
+    const view = entry ? await this.views.byId(entry.subject_id) : null;
+    // an entry left by an import that stopped midway names a subject that does not show the id
+    if (!view || view.subject.imdb !== imdb) throw new ApiError('uri_not_found', `no movie subject with imdb ${imdb}`);
+    return subjectForTier(assembleSubject(view), tier);
   }
 
   async photoPage(req: MovieSubjectPageRequest): Promise<SubjectPhotosPage> {

@@ -18,6 +18,19 @@ export class CommentsRepository {
     await this.comments.create(comment);
   }
 
+  /** Inserts or replaces a comment by id (import); the comment it replaced, if any. Insert first: an upsert of a missing `_id` scans on FerretDB v1. */
+  async put(comment: StoredComment): Promise<StoredComment | null> {
+    try {
+      await this.comments.collection.insertOne(comment as never);
+      return null;
+    } catch (err) {
+      if ((err as { code?: number }).code !== 11000) throw err;
+    }
+    const previous = await this.byId(comment._id);
+    await this.comments.collection.replaceOne({ _id: comment._id } as never, comment as never);
+    return previous;
+  }
+
   /** False when there was no such comment (a racing delete got it first). */
   async delete(id: string): Promise<boolean> {
     const result = await this.comments.deleteOne({ _id: id }).exec();

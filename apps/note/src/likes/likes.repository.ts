@@ -24,6 +24,11 @@ export class LikesRepository {
     }
   }
 
+  /** The time of a like (import of a like that exists). */
+  async setCreated(noteId: string, userId: string, created: Date): Promise<void> {
+    await this.likes.updateOne({ _id: likeId(noteId, userId) }, { $set: { created } }).exec();
+  }
+
   /** False when there was no such like. */
   async delete(noteId: string, userId: string): Promise<boolean> {
     const result = await this.likes.deleteOne({ _id: likeId(noteId, userId) }).exec();

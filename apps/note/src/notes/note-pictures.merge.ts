@@ -46,4 +46,5 @@ export function pictureTexts(photos: NotePhoto[]): (n: number) => PictureText | 
   };
 }
 
-export const keysOf = (photos: NotePhoto[]) => photos.map((p) => p.key);
+/** The stored pictures' keys (a picture imported by its address has none). */
+export const keysOf = (photos: NotePhoto[]) => photos.filter((p) => p.key !== '').map((p) => p.key);

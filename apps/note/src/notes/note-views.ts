@@ -44,7 +44,7 @@ export class NoteViews {
 
   private show(note: StoredNote, format: NoteFormat, author: UserRecord | undefined): Note {
     const isPublic = note.privacy === 'public';
-    const addresses = new Map(note.photos.map((p) => [p.number, this.pictures.address(p, isPublic)]));
+    const addresses = new Map(note.photos.map((p) => [p.number, p.url ?? this.pictures.address(p, isPublic)]));
     return {
       id: note._id,
       alt: `${this.config.PUBLIC_WEB_URL.replace(/\/$/, '')}/note/${note._id}/`,

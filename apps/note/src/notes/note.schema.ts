@@ -6,8 +6,8 @@ import { NotePictureLayout, NotePictureLayouts, NotePrivacies, NotePrivacy, Pict
 export class NotePhoto {
   /** The picture number the client gave it, unique within the note. */
   @Prop({ required: true }) number!: number;
-  /** Object-store key. */
-  @Prop({ required: true }) key!: string;
+  /** Object-store key; empty for a picture imported by its address (`url`). */
+  @Prop({ type: String, default: '' }) key!: string;
   @Prop({ type: String, required: true, enum: PictureFormats }) format!: PictureFormat;
   @Prop({ required: true }) width!: number;
   @Prop({ required: true }) height!: number;
@@ -15,6 +15,8 @@ export class NotePhoto {
   /** Layout and caption used when content refers to the picture with `<图片p_N>`. */
   @Prop({ type: String, required: true, enum: NotePictureLayouts }) layout!: NotePictureLayout;
   @Prop({ default: '' }) caption!: string;
+  /** A picture imported by its address (docs/api/note.md, "Import"): shown at it, no bytes stored (`key` empty). */
+  @Prop() url?: string;
 }
 
 export const NotePhotoSchema = SchemaFactory.createForClass(NotePhoto);

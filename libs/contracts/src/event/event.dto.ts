@@ -51,6 +51,23 @@ export class EventListQuery {
   @IsOptional() @Keyword() @IsIn(EVENT_TYPE_FILTERS) type?: string;
 }
 
+/** The longest `q` of GET /v2/event/search (as movie search's). */
+export const EVENT_QUERY_MAX_LENGTH = 100;
+
+/** Query of GET /v2/event/search (docs/api/event.md): `q` as book search reads it, the list's filters. */
+export class EventSearchQuery {
+  /** Required (400/1002 when missing, empty or blank); matched by libs/search terms, never as a pattern. */
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  @IsDefined() @IsNotEmpty() @IsString() @MaxLength(EVENT_QUERY_MAX_LENGTH) q!: string;
+  /** A city id, uid or Chinese name, as in the list; absent (or blank): every city. */
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() || undefined : value))
+  @IsOptional() @IsString() @MaxLength(100) loc?: string;
+  /** Default `future`. */
+  @IsOptional() @Keyword() @IsIn(EVENT_DAY_TYPES) day_type?: EventDayType;
+  /** A type number 10-18 or word, `others` or `all` (the default). */
+  @IsOptional() @Keyword() @IsIn(EVENT_TYPE_FILTERS) type?: string;
+}
+
 /** Query of GET /v2/event/user_participated/:id and user_wished/:id. */
 export class UserEventsQuery {
   /** Absent: every event, ended or not. */

@@ -3,7 +3,7 @@ import { IsOptional, Matches, ValidateNested } from 'class-validator';
 import { PageRequest } from '../common/paging';
 import { Caller } from '../messaging/caller';
 import { defineMessage } from '../messaging/define-message';
-import { EventListQuery, ParticipateBody, UserEventsQuery } from './event.dto';
+import { EventListQuery, EventSearchQuery, ParticipateBody, UserEventsQuery } from './event.dto';
 import { EventList, EventUserList, EventView, LocList, LocView } from './event.shapes';
 import { PATH_ID } from '../common/path-params';
 
@@ -43,6 +43,12 @@ export class EventListRequest extends EventListQuery {
   @ValidateNested() @Type(() => PageRequest) page!: PageRequest;
 }
 
+/** GET /v2/event/search: the same rules as the HTTP query, checked again at the service. */
+export class EventSearchRequest extends EventSearchQuery {
+  @ValidateNested() @Type(() => Caller) caller!: Caller;
+  @ValidateNested() @Type(() => PageRequest) page!: PageRequest;
+}
+
 export class LocRequest {
   @Matches(PATH_ID) id!: string;
 }
@@ -55,6 +61,7 @@ export class LocListRequest {
 export const EventMessages = {
   get: defineMessage<EventRequest, EventView>('event.v1.event.get', EventRequest),
   list: defineMessage<EventListRequest, EventList>('event.v1.event.list', EventListRequest),
+  search: defineMessage<EventSearchRequest, EventList>('event.v1.event.search', EventSearchRequest),
   createdBy: defineMessage<UserCreatedEventsRequest, EventList>('event.v1.event.created-by', UserCreatedEventsRequest),
   participatedBy: defineMessage<UserEventsRequest, EventList>('event.v1.event.participated-by', UserEventsRequest),
   wishedBy: defineMessage<UserEventsRequest, EventList>('event.v1.event.wished-by', UserEventsRequest),

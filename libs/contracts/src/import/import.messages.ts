@@ -9,6 +9,9 @@ export const ImportKindOwners = {
   friendship: 'identity',
   book: 'book',
   series: 'book',
+  collection: 'book',
+  book_review: 'book',
+  annotation: 'book',
   movie: 'movie',
   celebrity: 'movie',
   movie_photo: 'movie',
@@ -20,6 +23,9 @@ export const ImportKindOwners = {
   event: 'event',
   event_participant: 'event',
   event_wisher: 'event',
+  note: 'note',
+  note_comment: 'note',
+  note_like: 'note',
 } as const satisfies Record<string, ServiceName>;
 
 export type ImportKind = keyof typeof ImportKindOwners;
@@ -31,9 +37,10 @@ export const ImportKinds = Object.keys(ImportKindOwners) as ImportKind[];
  */
 export const ImportOrder: ImportKind[] = [
   'user', 'app', 'friendship',
-  'series', 'book',
+  'series', 'book', 'collection', 'book_review', 'annotation',
   'celebrity', 'movie', 'movie_photo', 'movie_review', 'movie_comment', 'celebrity_photo', 'movie_list',
   'loc', 'event', 'event_participant', 'event_wisher',
+  'note', 'note_comment', 'note_like',
 ];
 
 export class ImportLine {

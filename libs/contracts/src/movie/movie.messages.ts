@@ -3,7 +3,7 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, 
 import { Caller } from '../messaging/caller';
 import { defineMessage } from '../messaging/define-message';
 import {
-  CelebrityPhotosPage, CelebrityWorksPage, MovieCelebrity, MovieListResponse, MovieSearchPage, MovieSubject,
+  CelebrityPhotosPage, CelebrityWorksPage, MovieCelebrity, MovieListResponse, MovieReview, MovieSearchPage, MovieSubject,
   SubjectCommentsPage, SubjectPhotosPage, SubjectReviewsPage,
 } from './movie.shapes';
 import { PATH_ID } from '../common/path-params';
@@ -32,10 +32,21 @@ export class InTheatersQuery {
   city?: string;
 }
 
+/**
+ * An IMDb id: `tt` and at least 7 digits (docs/api/movie.md, "GET /v2/movie/imdb/:imdb"). The
+ * router lets any `:name`-like segment through, so a malformed one is 400/1016, not 404.
+ */
+export const IMDB_ID = /^tt[0-9]{7,198}$/;
+
 // ---- messages ----
 
 export class MovieSubjectRequest {
   @Matches(PATH_ID) id!: string;
+  @ValidateNested() @Type(() => Caller) caller!: Caller;
+}
+
+export class MovieImdbRequest {
+  @Matches(IMDB_ID) imdb!: string;
   @ValidateNested() @Type(() => Caller) caller!: Caller;
 }
 
@@ -73,9 +84,15 @@ export class MovieListRequest {
   @ValidateNested() @Type(() => Caller) caller!: Caller;
 }
 
+/** One movie review by id, its `summary` as loaded (not cut): the web page of its `alt` (docs/api/web.md). */
+export class MovieReviewRequest {
+  @Matches(PATH_ID) id!: string;
+}
+
 /** Every request/reply of the movie service; the caller's tier decides which fields an answer has. */
 export const MovieMessages = {
   getSubject: defineMessage<MovieSubjectRequest, MovieSubject>('movie.v1.subject.get', MovieSubjectRequest),
+  getSubjectByImdb: defineMessage<MovieImdbRequest, MovieSubject>('movie.v1.subject.get-by-imdb', MovieImdbRequest),
   subjectPhotos: defineMessage<MovieSubjectPageRequest, SubjectPhotosPage>('movie.v1.subject.photos', MovieSubjectPageRequest),
   subjectReviews: defineMessage<MovieSubjectPageRequest, SubjectReviewsPage>('movie.v1.subject.reviews', MovieSubjectPageRequest),
   subjectComments: defineMessage<MovieSubjectPageRequest, SubjectCommentsPage>('movie.v1.subject.comments', MovieSubjectPageRequest),
@@ -84,4 +101,5 @@ export const MovieMessages = {
   celebrityWorks: defineMessage<CelebrityPageRequest, CelebrityWorksPage>('movie.v1.celebrity.works', CelebrityPageRequest),
   celebrityPhotos: defineMessage<CelebrityPageRequest, CelebrityPhotosPage>('movie.v1.celebrity.photos', CelebrityPageRequest),
   getList: defineMessage<MovieListRequest, MovieListResponse>('movie.v1.list.get', MovieListRequest),
+  getReview: defineMessage<MovieReviewRequest, MovieReview>('movie.v1.review.get', MovieReviewRequest),
 } as const;

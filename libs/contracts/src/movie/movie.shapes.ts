@@ -121,6 +121,8 @@ export interface MovieSubject {
   casts: SimpleCelebrity[];
   writers?: SimpleCelebrity[];
   website?: string;
+  /** The subject's IMDb id (`tt…`), `""` when none was loaded; an advance field (docs/api/movie.md). */
+  imdb?: string;
   /** The spec's `douban_site`, renamed (docs/api/movie.md). */
   service_site: string;
   pubdates?: string[];

@@ -106,6 +106,8 @@ function subject(random: Random, n: number, size: CatalogueSize, people: DemoCel
     casts: credits(random.int(2, 7)),
     writers: credits(random.int(1, 2)),
     website: random.chance(0.2) ? `https://www.example.com/films/${id}` : '',
+    // every demo subject has an IMDb id of its own (docs/api/movie.md); drawn from no random value, so the rest stays as it was
+    imdb: `tt${id.padStart(7, '0')}`,
     pubdates,
     mainland_pubdate: mainland,
     year: String(year),

@@ -1,0 +1,247 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { ImportBatch, ImportBatchResult, importedPicture, isPrivate, parseTags, toCollectionStatus, UserRecord } from '@plaza/contracts';
+import { APP_CONFIG, CacheInvalidator, ImportKindHandler, KeyedMutex, LOGGER, Logger, parseZonedTimestamp, runImportBatch, UsersDirectory } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
+import type { Connection } from 'mongoose';
+import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from '../annotations/annotation.schema';
+import { PictureStore } from '@plaza/pictures';
+import { AnnotationsRepository } from '../annotations/annotations.repository';
+import { BooksRepository } from '../books/books.repository';
+import { CollectionDocument, collectionKey } from '../collections/collection.schema';
+import { CollectionsRepository } from '../collections/collections.repository';
+import { BookConfig } from '../config/book.config';
+import { BookAggregateJournal } from '../reviews/book-aggregate-journal';
+import { ReviewDocument } from '../reviews/review.schema';
+import { ReviewsRepository } from '../reviews/reviews.repository';
+import { AnnotationImportRecord, BookReviewImportRecord, CollectionImportRecord } from './user-content.records';
+
+/** The kinds of users' book content (docs/api/import.md). */
+export const USER_CONTENT_KINDS: ReadonlySet<string> = new Set(['book_review', 'collection', 'annotation']);
+
+/** Books whose aggregates are corrected at once after a batch (each correction waits BookUserAggregates' stability interval). */
+const CORRECTIONS_AT_ONCE = 16;
+const MAX_ATTEMPTS = 5;
+
+function userRef(record: Record<string, unknown>): string | undefined {
+  for (const field of ['author_id', 'user_id']) if (typeof record[field] === 'string') return record[field];
+  const ref = (record.author ?? record.user) as { id?: unknown; uid?: unknown } | undefined;
+  if (ref && typeof ref === 'object') return typeof ref.id === 'string' ? ref.id : typeof ref.uid === 'string' ? ref.uid : undefined;
+  return undefined;
+}
+
+/**
+ * Users' collection entries, reviews and annotations from an import (docs/api/book.md, "Import of
+ * users' content"), upserted by id (an entry by its user and book) through the repositories the
+ * API writes with, so a user's lists, tag counts and the local engine's read models follow.
+ *
+ * A book's users' rating and tags are not moved by differences here: each entry or review is
+ * written under an entry of the book aggregates' journal (BookAggregateJournal), and after the
+ * batch every book it touched is corrected from its entries and reviews (BookUserAggregates.correct,
+ * the repair the journal's sweep and `npm run reconcile` use), so the book is right after an
+ * import, after the same import again, and after a crash midway (the sweep completes it). Id
+ * sequences are moved past the imported ids.
+ */
+@Injectable()
+export class UserContentImporter {
+  private readonly sequences: Sequences;
+  private readonly lock = new KeyedMutex();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: BookConfig,
+    @Inject(LOGGER) private readonly logger: Logger,
+    @InjectConnection() connection: Connection,
+    private readonly books: BooksRepository,
+    private readonly collections: CollectionsRepository,
+    private readonly reviews: ReviewsRepository,
+    private readonly annotations: AnnotationsRepository,
+    private readonly journal: BookAggregateJournal,
+    private readonly users: UsersDirectory,
+    private readonly cache: CacheInvalidator,
+    private readonly pictures: PictureStore,
+  ) {
+    this.sequences = new Sequences(connection);
+  }
+
+  /** One batch; `others` handle the catalogue kinds a batch may hold beside these. */
+  async importBatch(batch: ImportBatch, others: Record<string, ImportKindHandler<object>>): Promise<ImportBatchResult> {
+    const users = await this.resolveUsers(batch);
+    const touched = new Set<string>();
+    const maxIds = { collection: 0, review: 0, annotation: 0 };
+    const handlers: Record<string, ImportKindHandler<object>> = {
+      ...others,
+      collection: { record: CollectionImportRecord, upsert: (r) => this.collection(r as CollectionImportRecord, users, touched, maxIds) },
+      book_review: { record: BookReviewImportRecord, upsert: (r) => this.review(r as BookReviewImportRecord, users, touched, maxIds) },
+      annotation: { record: AnnotationImportRecord, upsert: (r) => this.annotation(r as AnnotationImportRecord, users, maxIds) },
+    };
+    const result = await runImportBatch(batch, handlers, 8);
+    if (maxIds.collection > 0) await this.sequences.atLeast('collection', maxIds.collection);
+    if (maxIds.review > 0) await this.sequences.atLeast('review', maxIds.review);
+    if (maxIds.annotation > 0) await this.sequences.atLeast('annotation', maxIds.annotation);
+    await this.correct([...touched]);
+    this.cache.areas('book');
+    return result;
+  }
+
+  private async collection(r: CollectionImportRecord, users: Map<string, UserRecord>, touched: Set<string>, maxIds: Record<string, number>): Promise<void> {
+    const user = this.user(users, userRef(r as never), 'user');
+    await this.requireBook(r.book_id);
+    const updated = this.time(r.updated, 'updated');
+    const entry: CollectionDocument = {
+      _id: collectionKey(user.id, r.book_id),
+      id: Number(r.id),
+      user_id: user.id,
+      book_id: r.book_id,
+      status: toCollectionStatus(r.status),
+      tags: parseTags(r.tags),
+      comment: r.comment ?? '',
+      ...(r.rating ? { rating: r.rating } : {}),
+      private: r.private ?? isPrivate(r.privacy),
+      created: r.created === undefined ? updated : this.time(r.created, 'created'),
+      updated,
+    };
+    await this.lock.run(entry._id, () => this.journal.run(r.book_id, async () => {
+      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+        const previous = await this.collections.find(user.id, r.book_id);
+        if (!previous) {
+          if (await this.collections.insert(entry)) return;
+          continue;
+        }
+        const { rev: _rev, ...stored } = previous;
+        if (JSON.stringify(normalised(stored)) === JSON.stringify(normalised(entry))) return;
+        if (await this.collections.replace(previous, entry)) return;
+      }
+      throw new Error(`collection entry ${entry._id} kept changing`);
+    }));
+    touched.add(r.book_id);
+    maxIds.collection = Math.max(maxIds.collection, entry.id);
+  }
+
+  private async review(r: BookReviewImportRecord, users: Map<string, UserRecord>, touched: Set<string>, maxIds: Record<string, number>): Promise<void> {
+    const author = this.user(users, userRef(r as never), 'author');
+    await this.requireBook(r.book_id);
+    const published = this.time(r.published, 'published');
+    const doc: ReviewDocument = {
+      _id: Number(r.id),
+      book_id: r.book_id,
+      author_id: author.id,
+      title: r.title.trim(),
+      content: r.content,
+      ...(r.rating ? { rating: r.rating } : {}),
+      votes: r.votes ?? 0,
+      useless: r.useless ?? 0,
+      comments: r.comments ?? 0,
+      published,
+      updated: r.updated === undefined ? published : this.time(r.updated, 'updated'),
+    };
+    await this.lock.run(`review:${r.id}`, async () => {
+      const previous = await this.reviews.byId(doc._id);
+      // a review moved to another book: both books are corrected after the batch
+      if (previous && previous.book_id !== doc.book_id) touched.add(previous.book_id);
+      await this.journal.run(doc.book_id, () => (previous ? this.reviews.replace(doc) : this.reviews.insert(doc)));
+    });
+    touched.add(r.book_id);
+    maxIds.review = Math.max(maxIds.review, doc._id);
+  }
+
+  private async annotation(r: AnnotationImportRecord, users: Map<string, UserRecord>, maxIds: Record<string, number>): Promise<void> {
+    const author = this.user(users, userRef(r as never), 'author');
+    await this.requireBook(r.book_id);
+    if (r.page_no !== undefined && r.chapter !== undefined && r.chapter !== '') throw new Error('page_no and chapter: give one of them');
+    const created = this.time(r.created, 'created');
+    const seq = Number(r.id);
+    const photos = annotationPhotos(r.photos);
+    const numbers = Object.keys(photos).map(Number);
+    const doc: AnnotationDocument = {
+      _id: r.id,
+      seq,
+      book_id: r.book_id,
+      author_id: author.id,
+      ...(r.page_no !== undefined ? { page_no: r.page_no, chapter: '', page_order: r.page_no } : { chapter: r.chapter ?? '', page_order: CHAPTER_PAGE_ORDER }),
+      private: isPrivate(r.privacy),
+      content: r.content,
+      photos,
+      last_photo: numbers.length ? Math.max(...numbers) : 0,
+      comments_count: r.comments_count ?? 0,
+      created,
+      updated: r.updated === undefined ? created : this.time(r.updated, 'updated'),
+    };
+    await this.lock.run(`annotation:${r.id}`, async () => {
+      const previous = await this.annotations.byId(r.id);
+      const same = (a: Record<string, StoredPhoto>, b: Record<string, StoredPhoto>) => JSON.stringify(Object.values(a).map((p) => p.key).sort()) === JSON.stringify(Object.values(b).map((p) => p.key).sort());
+      if (previous && Object.keys(previous.photos ?? {}).length > 0 && !same(previous.photos, photos)) throw new Error(`annotation ${r.id} has pictures uploaded through the API; it is not replaced`);
+      if (previous) await this.annotations.replace(doc);
+      else await this.annotations.insert(doc);
+    });
+    // an export archive's pictures, stored staged by the importer: accepted, seen as the annotation's privacy allows
+    const keys = Object.values(photos).map((p) => p.key);
+    if (keys.length > 0) await this.pictures.setVisibility(keys, !doc.private);
+    maxIds.annotation = Math.max(maxIds.annotation, seq);
+  }
+
+  /** Each book's users' rating and tags from its entries and reviews, as the journal's repair does; retried while the book is being written. */
+  private async correct(bookIds: string[]): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < bookIds.length) {
+        const bookId = bookIds[next++];
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await this.journal.exclusively(bookId, () => this.journal.aggregates.correct(bookId));
+            break;
+          } catch (err) {
+            // the book changed while it was measured (a user's write): measure again; the sweep is the last resort
+            if (attempt >= MAX_ATTEMPTS) {
+              this.logger.warn({ book: bookId, err: (err as Error).message }, 'imported book aggregates not corrected; the journal sweep or npm run reconcile will');
+              break;
+            }
+          }
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CORRECTIONS_AT_ONCE, bookIds.length) }, worker));
+  }
+
+  private async requireBook(id: string): Promise<void> {
+    if (!(await this.books.storedById(id))) throw new Error(`no book ${id}`);
+  }
+
+  private user(users: Map<string, UserRecord>, ref: string | undefined, role: string): UserRecord {
+    const found = ref === undefined ? undefined : users.get(ref);
+    if (!found) throw new Error(`unknown ${role} ${ref ?? ''}`.trim());
+    return found;
+  }
+
+  private time(text: string, field: string): Date {
+    const parsed = parseZonedTimestamp(text, this.config.SERVICE_TIMEZONE) ?? (/^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : undefined);
+    if (!parsed || Number.isNaN(parsed.getTime())) throw new Error(`${field} is not a timestamp (yyyy-MM-dd HH:mm:ss or ISO 8601)`);
+    return parsed;
+  }
+
+  private async resolveUsers(batch: ImportBatch): Promise<Map<string, UserRecord>> {
+    const refs = batch.lines.filter((l) => USER_CONTENT_KINDS.has(l.kind)).map((l) => userRef(l.record)).filter((r): r is string => r !== undefined);
+    if (refs.length === 0) return new Map();
+    this.users.clear();
+    return this.users.resolve(refs);
+  }
+}
+
+/** An entry's fields in a fixed order, dates as instants, for "the same record again changes nothing". */
+function normalised(entry: Omit<CollectionDocument, 'rev'>): unknown[] {
+  return [entry._id, entry.id, entry.user_id, entry.book_id, entry.status, entry.tags, entry.comment, entry.rating ?? null, entry.private,
+    new Date(entry.created).getTime(), new Date(entry.updated).getTime()];
+}
+
+/** An annotation's pictures from an import: none, or those of an export archive the importer stored (docs/api/export.md). */
+function annotationPhotos(input: unknown): Record<string, StoredPhoto> {
+  if (input === undefined || input === null || (Array.isArray(input) && input.length === 0)) return {};
+  if (typeof input !== 'object' || Array.isArray(input)) throw new Error('photos: annotation pictures come from an export archive only');
+  const photos: Record<string, StoredPhoto> = {};
+  for (const [number, value] of Object.entries(input as Record<string, unknown>)) {
+    if (!/^[1-9][0-9]{0,2}$/.test(number)) throw new Error(`photos: ${number} is not a picture number (1-999)`);
+    const picture = importedPicture(value, 'book');
+    if (!picture) throw new Error(`photos.${number}: ${typeof value === 'string' ? `${value} is not among the archive's pictures` : 'not a picture of an export archive'}`);
+    photos[number] = { key: picture.key, format: picture.format, width: picture.width, height: picture.height };
+  }
+  return photos;
+}
