@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
+import { AccountController } from './accounts/account.controller';
+import { AccountDeletion } from './accounts/account-deletion';
 import { AppDocument, AppSchema } from './apps/app.schema';
 import { AppsRepository } from './apps/apps.repository';
 import { IdentityImportController } from './import/identity-import.controller';
@@ -11,6 +13,7 @@ import { AuthorizationCodeDocument, AuthorizationCodeSchema, RefreshTokenDocumen
 import { UserDocument, UserNameDocument, UserNameSchema, UserSchema } from './users/user.schema';
 import { UsersController } from './users/users.controller';
 import { UsersRepository } from './users/users.repository';
+import { IdentityExportController } from './export/identity-export.controller';
 
 @Module({
   imports: [
@@ -22,7 +25,7 @@ import { UsersRepository } from './users/users.repository';
       { name: AuthorizationCodeDocument.name, schema: AuthorizationCodeSchema },
     ]),
   ],
-  controllers: [OAuthController, UsersController, IdentityImportController],
-  providers: [UsersRepository, AppsRepository, TokenIssuer, LoginService, OAuthService],
+  controllers: [OAuthController, UsersController, IdentityImportController, AccountController, IdentityExportController],
+  providers: [UsersRepository, AppsRepository, TokenIssuer, LoginService, OAuthService, AccountDeletion],
 })
 export class IdentityModule {}

@@ -1,5 +1,6 @@
 import { ImportKind, ImportKindOwners, ImportLine, importBatchMessage, ImportOrder, ServiceName } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
+import { isArchive, readArchive } from './read-archive';
 import { inImportOrder, LineProblem, readRecords } from './read-records';
 
 export interface ImportSummary {
@@ -15,6 +16,8 @@ export interface ImportPlan {
   /** Every kind the file has, even if all its lines fail. */
   kinds: string[];
   problems: LineProblem[];
+  /** An export archive's pictures by path (docs/api/export.md), stored before the records are sent. */
+  pictures?: Map<string, Buffer>;
 }
 
 /** Called after each batch with the records done (loaded or rejected) and rejected so far. */
@@ -23,14 +26,16 @@ export type ProgressListener = (done: number, failed: number) => void;
 const BATCH_SIZE = 200;
 
 export async function planImport(path: string): Promise<ImportPlan> {
-  const { lines, problems } = await readRecords(path);
+  // an export archive (a tar of NDJSON pages and pictures, docs/api/export.md) or an NDJSON file
+  const archive = (await isArchive(path)) ? await readArchive(path) : undefined;
+  const { lines, problems } = archive ?? (await readRecords(path));
   const byService = new Map<ServiceName, ImportLine[]>();
   for (const line of inImportOrder(lines)) {
     const service = ImportKindOwners[line.kind as ImportKind];
     if (!byService.has(service)) byService.set(service, []);
     byService.get(service)?.push(line);
   }
-  return { byService, total: lines.length, kinds: [...new Set(lines.map((l) => l.kind))], problems };
+  return { byService, total: lines.length, kinds: [...new Set(lines.map((l) => l.kind))], problems, ...(archive ? { pictures: archive.pictures } : {}) };
 }
 
 /**

@@ -2,7 +2,9 @@ import { pingMessage, ServiceName } from '@plaza/contracts';
 import { isNatsAuthError, natsAuth, natsAuthProblems, NatsSettings, parseNatsUrl, ServiceBus } from '@plaza/platform';
 import { connect, Events, NatsConnection } from 'nats';
 import { existsSync } from 'node:fs';
+import { PictureStore } from '@plaza/pictures';
 import { ImportPlan, loadPlan, planImport } from './import-file';
+import { storeArchivePictures } from './read-archive';
 import { Progress, ProgressOptions, ProgressOutput } from './progress';
 
 export const DEFAULT_NATS_URL = 'nats://127.0.0.1:4222';
@@ -163,6 +165,10 @@ export async function runImport(cmd: ImportCommand): Promise<ExitCode> {
       stderr.write('Is every service of the stack running (`npm start` runs them all)? NATS_URL must name the NATS server of that stack.\n');
       await nc.close();
       return 2;
+    }
+    if (plan.pictures?.size) {
+      stdout.write(`storing the archive's ${plan.pictures.size} pictures\n`);
+      plan.problems.push(...(await storeArchivePictures([...plan.byService.values()].flat(), plan.pictures, new PictureStore(nc))));
     }
     stdout.write(`importing ${plan.total.toLocaleString('en-US')} records from ${file} through NATS at ${natsUrl}\n`);
     progress = new Progress(stdout, plan.total, cmd.progress);

@@ -2,6 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { EventCategory, ImportBatch, ImportBatchResult, importBatchMessage, parseEventCategory } from '@plaza/contracts';
 import { APP_CONFIG, CacheInvalidator, ImportKindHandler, parseZonedTimestamp, runImportBatch } from '@plaza/platform';
+import { ChangeFeed } from '@plaza/service-kit';
 import { EventConfig } from '../config/event.config';
 import { EventsRepository } from '../events/events.repository';
 import { LocsRepository } from '../locs/locs.repository';
@@ -23,6 +24,7 @@ export class EventImportController {
     private readonly participation: ParticipationService,
     private readonly users: EventUsers,
     private readonly cache: CacheInvalidator,
+    private readonly feed: ChangeFeed,
   ) {}
 
   @MessagePattern(importBatchMessage('event').subject)
@@ -58,15 +60,17 @@ export class EventImportController {
     return result;
   }
 
+  /** A changed city or event is one entry of the change feed (docs/api/changes.md); the same record again, none. */
   private async importLoc(r: LocImportRecord): Promise<void> {
-    await this.locs.upsert({
+    const loc = {
       _id: r.id,
       uid: r.uid,
       name: r.name.trim(),
       parent: r.parent ?? '',
       habitable: r.habitable === undefined ? true : flag(r.habitable),
       order: Number(r.id),
-    });
+    };
+    await this.feed.record('city', r.id, loc, () => this.locs.upsert(loc));
   }
 
   private async importEvent(r: EventImportRecord): Promise<void> {
@@ -88,7 +92,7 @@ export class EventImportController {
     const category: EventCategory = parseEventCategory(r.category) ?? 'others';
     // one poster given: it serves for the sizes not given; none: the service derives all three
     const image = r.image;
-    await this.events.upsert({
+    const fields = {
       _id: r.id,
       title: r.title,
       content: r.content ?? '',
@@ -108,6 +112,7 @@ export class EventImportController {
       has_invited: flag(r.has_invited),
       can_invite: flag(r.can_invite),
       category,
-    });
+    };
+    await this.feed.record('event', r.id, fields, () => this.events.upsert(fields));
   }
 }

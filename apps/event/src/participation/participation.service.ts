@@ -67,6 +67,25 @@ export class ParticipationService {
     return this.unlinkAndShow(this.wishers, 'wisher_count', req);
   }
 
+  /**
+   * Account deletion (docs/api/account.md): every participation and interest of the user removed,
+   * each under the event's journal entry with its counter moved back, as a leave or an unwish
+   * (whatever the event's privacy now). Returns how many links were removed; a second run finds none.
+   */
+  async eraseUser(userId: string): Promise<{ participations: number; interests: number }> {
+    const erased = { participations: 0, interests: 0 };
+    const kinds = [[this.participants, 'participant_count', 'participations'], [this.wishers, 'wisher_count', 'interests']] as const;
+    for (const [links, counter, name] of kinds) {
+      for (const eventId of await (links as EventUserLinksRepository<EventUserLink>).eventIdsOf(userId)) {
+        await this.repair.journal.run([eventTarget(eventId)], async () => {
+          const { moved } = await this.events.change(eventId, counter, async () => ((await links.remove(eventId, userId)) ? -1 : 0));
+          if (moved) erased[name]++;
+        });
+      }
+    }
+    return erased;
+  }
+
   /** Import of participations and interest: links one batch at a time, counted once per event (see LinkImportBatch). */
   startImport(): LinkImportBatch {
     return new LinkImportBatch(this.events, this.users, this.participants, this.wishers, () => this.clock.now(), this.repair.journal);

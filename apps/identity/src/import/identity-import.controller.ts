@@ -2,6 +2,7 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ImportBatch, importBatchMessage } from '@plaza/contracts';
 import { APP_CONFIG, ImportKindHandler, parseZonedTimestamp, runImportBatch } from '@plaza/platform';
+import { AccountDeletion } from '../accounts/account-deletion';
 import { AppsRepository, hashClientSecret } from '../apps/apps.repository';
 import { IdentityConfig } from '../config/identity.config';
 import { TokenIssuer } from '../tokens/token-issuer';
@@ -18,6 +19,7 @@ export class IdentityImportController {
     private readonly apps: AppsRepository,
     private readonly issuer: TokenIssuer,
     @Inject(APP_CONFIG) private readonly config: IdentityConfig,
+    private readonly deletions: AccountDeletion,
   ) {
     this.handlers = {
       user: { record: UserImportRecord, upsert: (r) => this.importUser(r as UserImportRecord) },
@@ -33,6 +35,8 @@ export class IdentityImportController {
 
   /** A changed password counts as a password change: the user's tokens are revoked. */
   private async importUser(r: UserImportRecord): Promise<void> {
+    // a deleted account's id and uid are held (docs/api/account.md)
+    await this.deletions.assertNotHeld(r.id, r.uid);
     const existing = await this.users.byId(r.id);
     const samePassword = r.password === undefined ? true : await verifyPassword(r.password, existing?.password_hash);
     const passwordHash = r.password !== undefined && !samePassword ? await hashPassword(r.password, this.config.PASSWORD_HASH_COST) : existing?.password_hash;

@@ -26,6 +26,18 @@ export class LoginService {
     // `username` is the uid (docs/api/oauth.md), the id accepted too: a uid of digits that is
     // another user's id still signs in its own user
     const user = (await this.users.byUid(username)) ?? (/^\d+$/.test(username) ? await this.users.byId(username) : null);
+    return this.check(user, password);
+  }
+
+  /**
+   * A signed-in user confirms a grave action with their password (account deletion,
+   * docs/api/account.md): the same check, failure count and lock as a sign-in.
+   */
+  async confirm(userId: string, password: string): Promise<StoredUser> {
+    return this.check(await this.users.byId(userId), password);
+  }
+
+  private async check(user: StoredUser | null, password: string): Promise<StoredUser> {
     if (!user || !user.password_hash) {
       // same work as a real check, so timing does not tell which usernames exist
       this.dummyHash ??= hashPassword('not a password', this.config.PASSWORD_HASH_COST);

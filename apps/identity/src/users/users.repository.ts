@@ -108,6 +108,20 @@ export class UsersRepository {
     });
   }
 
+  /**
+   * Removes a deleted account (docs/api/account.md): the user, its uid in the index, and its place
+   * in other users' friend lists. Idempotent.
+   */
+  async remove(userId: string, uid: string): Promise<void> {
+    await this.lock.run(userId, async () => {
+      await this.users.deleteOne({ _id: userId }).exec();
+      await this.names.deleteOne({ _id: uid, user_id: userId }).exec();
+    });
+    for (const friend of await this.users.find({ friend_ids: userId }, { _id: 1 }).lean<Array<{ _id: string }>>().exec()) {
+      await this.lock.run(friend._id, () => this.users.updateOne({ _id: friend._id }, { $pull: { friend_ids: userId } }).exec());
+    }
+  }
+
   /** Sets a new password and raises the token epoch; returns the new epoch. */
   async setPassword(userId: string, passwordHash: string): Promise<number> {
     return this.lock.run(userId, async () => {

@@ -46,6 +46,20 @@ export class LikesService {
     return this.views.note(await this.changeLike(note._id, async () => ((await this.likes.delete(note._id, viewer)) ? -1 : 0)));
   }
 
+  /**
+   * Account deletion (docs/api/account.md): the user's like of a note removed and liked_count moved
+   * back, whatever the note's privacy now; a like of a note that is gone is just deleted.
+   */
+  async eraseLike(noteId: string, userId: string): Promise<boolean> {
+    if (!(await this.notes.byId(noteId))) return this.likes.delete(noteId, userId);
+    let removed = false;
+    await this.changeLike(noteId, async () => {
+      removed = await this.likes.delete(noteId, userId);
+      return removed ? -1 : 0;
+    });
+    return removed;
+  }
+
   /** A like's insert or delete and liked_count after it, under a journal entry (NoteRepair recounts the note if the process dies between them). */
   private async changeLike(noteId: string, change: SourceChange): Promise<StoredNote> {
     return this.repair.journal.run([noteTarget(noteId)], async () => {

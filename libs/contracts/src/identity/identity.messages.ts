@@ -9,6 +9,8 @@ export const Scopes = [
   'movie_basic_r', 'movie_basic_w', 'movie_advance_r', 'movie_advance_w', 'movie_premium_r', 'movie_premium_w',
   'community_basic_note',
   'event_basic_r', 'event_basic_w',
+  // Plaza's own: the public catalogue's change feed, GET /v2/changes (docs/api/changes.md)
+  'catalogue_changes_r',
 ] as const;
 export type Scope = (typeof Scopes)[number];
 
