@@ -1,3 +1,6 @@
+import { INestApplication, Type } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type {
   OpenAPIObject, OperationObject, ParameterObject, PathItemObject, RequestBodyObject, ResponseObject, SchemaObject, SecurityRequirementObject,
 } from '@nestjs/swagger';
@@ -6,11 +9,11 @@ import {
 } from '@plaza/contracts';
 import { ValidationTypes } from 'class-validator';
 import { targetConstructorToSchema } from 'class-validator-jsonschema';
-import { EndpointDefinition, Endpoints } from '../endpoints/endpoint-table';
+import { EndpointDefinition, Endpoints, HttpMethod } from '../endpoints/endpoint-table';
 import { MAX_PARAM_LENGTH, WILDCARDS } from '../endpoints/route-patterns';
 import { CALLBACK, MAX_PAGING_VALUE } from '../http/query-params';
 import { MULTIPART_LIMITS } from '../pictures/multipart-body';
-import { DtoClass, OperationBinding } from './endpoint-bindings';
+import { controllersByName, DtoClass, HandlerBinding, handlerBinding, handlerId } from './endpoint-bindings';
 
 type Converters = NonNullable<NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters']>;
 
@@ -28,6 +31,7 @@ const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   community_basic_note: 'every note endpoint',
   event_basic_r: 'event and city reads',
   event_basic_w: 'joining, leaving and marking interest in events',
+  catalogue_changes_r: 'the public catalogue\'s change feed (a token is required: an app\'s or a user\'s)',
 };
 
 const STATUS_TEXT: Record<number, string> = {
@@ -37,6 +41,7 @@ const STATUS_TEXT: Record<number, string> = {
   403: 'Forbidden: login needed, scope missing, or not the owner',
   404: 'Not found (also: an endpoint outside the caller\'s movie tier)',
   409: 'Conflict',
+  410: 'Gone: the change-feed cursor is older than the feed keeps, resync',
   413: 'Request body too large',
   415: 'Unsupported body media type',
   429: 'Rate limit exceeded (see `Retry-After`)',
@@ -101,19 +106,39 @@ const TOKEN_RESPONSE_SCHEMA: SchemaObject = {
 /** With a `callback` every JSON answer, errors included, comes as JSONP (docs/api/README.md). */
 const JSONP_CONTENT = { 'text/javascript': { schema: { type: 'string', description: 'JSONP: `/**/NAME(JSON);`, when `callback` is given' } as SchemaObject } };
 
-const pathParams = (path: string) => [...path.matchAll(/:([a-z]+)/g)].map((m) => m[1]);
-const toOpenApiPath = (path: string) => path.replace(/:([a-z]+)/g, '{$1}');
+/** One operation as @nestjs/swagger generated it, with what the document adds to it. */
+export interface OperationBinding extends HandlerBinding {
+  operationId: string;
+  method: HttpMethod;
+  /** In OpenAPI form, with the spec's wildcards: `/v2/book/{id}`. */
+  path: string;
+  tags: string[];
+  /** The success status (`@HttpCode`, which `@Endpoint` sets from the row). */
+  status: number;
+  generated: OperationObject;
+}
 
+const pathParams = (path: string) => [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+
+/**
+ * Path parameters with the router's patterns, paging, the `@Query()` DTO's properties, the
+ * parameters @nestjs/swagger found (`@Query('name')`, `@ApiQuery()`...), `fields`, `apikey` and
+ * `callback`. A name given twice keeps its first definition.
+ */
 function parameters(binding: OperationBinding): ParameterObject[] {
   const row = binding.endpoint;
-  const params: ParameterObject[] = pathParams(binding.path).map((name) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string', pattern: `^${WILDCARDS[name] ?? WILDCARDS.id}$`, maxLength: MAX_PARAM_LENGTH },
-  }));
+  const generated = ((binding.generated.parameters ?? []) as ParameterObject[]).filter((p) => p.in !== 'path');
+  const params: ParameterObject[] = [];
+  const add = (param: ParameterObject) => {
+    if (params.some((p) => p.name === param.name && p.in === param.in)) return;
+    const declared = generated.find((p) => p.name === param.name && p.in === param.in);
+    params.push(declared?.description && !param.description ? { ...param, description: declared.description } : param);
+  };
+  for (const name of pathParams(binding.path)) {
+    add({ name, in: 'path', required: true, schema: { type: 'string', pattern: `^${WILDCARDS[name] ?? WILDCARDS.id}$`, maxLength: MAX_PARAM_LENGTH } });
+  }
   const query = (name: string, schema: SchemaObject, description?: string, required = false) =>
-    params.push({ name, in: 'query', required, schema, ...(description ? { description } : {}) });
+    add({ name, in: 'query', required, schema, ...(description ? { description } : {}) });
 
   if (row?.paging) {
     const { defaultCount, maxCount } = row.paging;
@@ -127,7 +152,13 @@ function parameters(binding: OperationBinding): ParameterObject[] {
       query(name, property as SchemaObject, undefined, schema.required?.includes(name) ?? false);
     }
   }
-  for (const name of binding.queryNames) query(name, { type: 'string' });
+  for (const param of generated) add(param);
+  // a single `@Query('name')` is an optional string (@nestjs/swagger marks it required, or drops it when typed `unknown`)
+  for (const name of binding.queryNames) {
+    const index = params.findIndex((p) => p.in === 'query' && p.name === name);
+    if (index >= 0) params[index] = { ...params[index], required: false };
+    else query(name, { type: 'string' });
+  }
   if (row && binding.method === 'GET' && row.scope !== null) {
     query('fields', { type: 'string' }, 'comma-separated field names to return (of each list element for lists); empty or `all`: every field');
   }
@@ -158,7 +189,7 @@ function pictureParts(kind: 'annotation' | 'note'): Record<string, SchemaObject>
 function requestBody(binding: OperationBinding, schemas: Record<string, SchemaObject>): RequestBodyObject | undefined {
   const spec = binding.endpoint?.body;
   const dto = spec?.dto ?? binding.bodyDto;
-  if (!dto) return undefined;
+  if (!dto) return binding.generated.requestBody as RequestBodyObject | undefined;
   const schema = dtoSchema(dto);
   schemas[dto.name] = schema;
   const ref = { $ref: `#/components/schemas/${dto.name}` } as SchemaObject;
@@ -180,6 +211,9 @@ function successResponse(binding: OperationBinding): ResponseObject {
   if (row && row.scope === null) {
     const image: SchemaObject = { type: 'string', format: 'binary' };
     return { description: 'The picture', content: Object.fromEntries(['image/jpeg', 'image/png', 'image/gif', 'image/bmp'].map((t) => [t, { schema: image }])) };
+  }
+  if (row?.path === Endpoints.accountExport.path) {
+    return { description: 'A tar archive of import-format NDJSON pages and pictures (docs/api/export.md)', content: { 'application/x-tar': { schema: { type: 'string', format: 'binary' } } } };
   }
   let schema: SchemaObject = { type: 'object' };
   if (binding.path === '/auth2/token') schema = { $ref: '#/components/schemas/TokenResponse' } as SchemaObject;
@@ -239,7 +273,9 @@ function errorResponses(bindings: OperationBinding[]): Record<string, ResponseOb
 const errorFlavour = (binding: OperationBinding) => (binding.path.startsWith('/auth2/') ? 'OAuthError' : 'Error');
 
 function responses(binding: OperationBinding): Record<string, ResponseObject> {
-  const out: Record<string, ResponseObject> = { [String(binding.status)]: successResponse(binding) };
+  // responses declared with @ApiResponse() stay (not @nestjs/swagger's empty placeholder), unless the document says more of that status
+  const declared = Object.entries((binding.generated.responses ?? {}) as Record<string, ResponseObject>).filter(([, r]) => r.description);
+  const out: Record<string, ResponseObject> = { ...Object.fromEntries(declared), [String(binding.status)]: successResponse(binding) };
   if (binding.method === 'GET') out['304'] = { description: STATUS_TEXT[304] };
   for (const status of errorStatuses(binding)) {
     out[String(status)] = { $ref: `#/components/responses/${errorFlavour(binding)}${status}` } as unknown as ResponseObject;
@@ -260,6 +296,7 @@ function description(row: EndpointDefinition | undefined): string | undefined {
   if (!row) return undefined;
   const lines: string[] = [];
   if (row.access === 'user') lines.push('Needs a logged-in user: no token, or a client-only token, is 403/1000.');
+  else if (row.access === 'token') lines.push('Needs a token, an app\'s (client credentials) or a user\'s: without one, 403/1000.');
   else if (row.scope !== null) lines.push('Public: works without a token (an `apikey` raises the rate limit); a token sent must be valid and carry the scope.');
   if (row.tiers) lines.push(`Movie tiers: ${row.tiers.join(', ')}; another tier gets 404/1001.`);
   if (row.paging) lines.push(`Paged: \`count\` defaults to ${row.paging.defaultCount}, at most ${row.paging.maxCount}.`);
@@ -271,64 +308,107 @@ export interface DocumentOptions {
   version: string;
 }
 
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** Every controller Nest registered, in every module of the application. */
+function controllersOf(app: INestApplication): Type[] {
+  return [...app.get(ModulesContainer).values()].flatMap((module) =>
+    [...module.controllers.values()].map((wrapper) => wrapper.metatype as Type | null).filter((type): type is Type => typeof type === 'function'),
+  );
+}
+
 /**
- * The OpenAPI 3 document of the public API, generated from the code: the endpoint table
- * (paths, scopes, access, tiers, paging, list keys, statuses) and the class-validator metadata
- * of the DTOs each handler validates (query parameters and bodies), through
- * class-validator-jsonschema. Built once, when first asked for.
+ * The OpenAPI 3 document of the public API, generated from the running application:
+ * `SwaggerModule.createDocument` reads every route Nest registered (paths, methods, success
+ * statuses, tags, summaries; `@ApiExcludeController()`/`@ApiExcludeEndpoint()` leave a route
+ * out), and each operation is completed from its handler's endpoint-table row (path-parameter
+ * patterns, paging, `fields`, `apikey`, `callback`, security, list envelope, error statuses) and
+ * from the class-validator metadata of the DTOs it validates (query parameters and bodies),
+ * through class-validator-jsonschema. Built once, when first asked for.
  */
-export function buildOpenApiDocument(bindings: OperationBinding[], options: DocumentOptions): OpenAPIObject {
+export function createOpenApiDocument(app: INestApplication, options: DocumentOptions): OpenAPIObject {
+  const scopes = Object.fromEntries(Scopes.map((s) => [s, SCOPE_DESCRIPTIONS[s]]));
+  const config = new DocumentBuilder()
+    .setOpenAPIVersion('3.0.3')
+    .setTitle('Plaza API')
+    .setVersion(options.version)
+    .setDescription(
+      'Books, movies, notes, events and cities (interface v2). Generated with @nestjs/swagger from the gateway\'s controllers, ' +
+        'completed from its endpoint table and the class-validator DTOs. Every error is `{msg, code, request}`; see docs/ERRORS.md for the codes.',
+    )
+    .addServer('/')
+    .addOAuth2(
+      {
+        type: 'oauth2',
+        description: 'OAuth 2.0 access tokens, sent as `Authorization: Bearer <token>`.',
+        flows: {
+          password: { tokenUrl: '/auth2/token', scopes },
+          authorizationCode: { authorizationUrl: '/auth2/auth', tokenUrl: '/auth2/token', scopes },
+          clientCredentials: { tokenUrl: '/auth2/token', scopes },
+        },
+      },
+      'oauth2',
+    )
+    .addBasicAuth({ type: 'http', scheme: 'basic', description: 'client_id and client_secret (or send them in the body)' }, 'clientBasic')
+    .build();
+  const generated = SwaggerModule.createDocument(app, config, { operationIdFactory: handlerId, autoTagControllers: false });
+
+  const controllers = controllersByName(controllersOf(app));
   const rowNames = new Map<EndpointDefinition, string>(Object.entries(Endpoints).map(([name, row]) => [row as EndpointDefinition, name]));
+  const bindings: OperationBinding[] = [];
+  for (const [path, item] of Object.entries(generated.paths)) {
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const [controllerName, key] = (op.operationId ?? '').split('.');
+      const controller = controllers.get(controllerName);
+      if (!controller || !key) throw new Error(`OpenAPI: no handler for ${method.toUpperCase()} ${path} (${op.operationId})`);
+      const handler = handlerBinding(controller, key);
+      const success = Object.keys(op.responses ?? {}).find((status) => /^2\d\d$/.test(status));
+      bindings.push({
+        ...handler,
+        operationId: (handler.endpoint && rowNames.get(handler.endpoint)) ?? `${controllerName.replace(/Controller$/, '')}_${key}`,
+        method: method.toUpperCase() as HttpMethod,
+        path,
+        tags: op.tags ?? [],
+        status: Number(success ?? handler.endpoint?.status ?? 200),
+        generated: op,
+      });
+    }
+  }
+
   const paths: Record<string, PathItemObject> = {};
   const bodySchemas: Record<string, SchemaObject> = {};
-  for (const binding of [...bindings].sort((a, b) => a.path.localeCompare(b.path))) {
+  for (const binding of bindings.sort((a, b) => a.path.localeCompare(b.path))) {
     const row = binding.endpoint;
     const operation: OperationObject = {
-      operationId: (row && rowNames.get(row)) ?? binding.operationId,
-      summary: row?.summary ?? binding.operationId,
+      operationId: binding.operationId,
+      summary: binding.generated.summary || row?.summary || binding.operationId,
       tags: binding.tags,
       parameters: parameters(binding),
       responses: responses(binding),
     };
-    const desc = description(row);
+    const desc = [binding.generated.description, description(row)].filter(Boolean).join(' ');
     if (desc) operation.description = desc;
-    if (row?.deprecated) operation.deprecated = true;
+    if (row?.deprecated || binding.generated.deprecated) operation.deprecated = true;
     const body = requestBody(binding, bodySchemas);
     if (body) operation.requestBody = body;
-    const sec = security(binding);
+    const sec = security(binding) ?? binding.generated.security;
     if (sec) operation.security = sec;
     if (row?.tiers) (operation as OperationObject & Record<string, unknown>)['x-movie-tiers'] = row.tiers;
-    const key = toOpenApiPath(binding.path);
-    paths[key] = { ...paths[key], [binding.method.toLowerCase()]: operation };
+    paths[binding.path] = { ...paths[binding.path], [binding.method.toLowerCase()]: operation };
   }
-  const scopes = Object.fromEntries(Scopes.map((s) => [s, SCOPE_DESCRIPTIONS[s]]));
+  // DocumentBuilder leaves an empty `contact`
+  const { contact, ...info } = generated.info;
   return {
-    openapi: '3.0.3',
-    info: {
-      title: 'Plaza API',
-      version: options.version,
-      description:
-        'Books, movies, notes, events and cities (interface v2). Generated from the gateway\'s endpoint table and the ' +
-        'class-validator DTOs. Every error is `{msg, code, request}`; see docs/ERRORS.md for the codes.',
-    },
-    servers: [{ url: '/' }],
+    ...generated,
+    info: contact && Object.keys(contact).length > 0 ? { ...info, contact } : info,
     tags: [...new Set(bindings.flatMap((b) => b.tags))].sort().map((name) => ({ name })),
     paths,
     components: {
-      schemas: { Error: ERROR_SCHEMA, OAuthError: OAUTH_ERROR_SCHEMA, TokenResponse: TOKEN_RESPONSE_SCHEMA, ...bodySchemas },
-      responses: errorResponses(bindings),
-      securitySchemes: {
-        oauth2: {
-          type: 'oauth2',
-          description: 'OAuth 2.0 access tokens, sent as `Authorization: Bearer <token>`.',
-          flows: {
-            password: { tokenUrl: '/auth2/token', scopes },
-            authorizationCode: { authorizationUrl: '/auth2/auth', tokenUrl: '/auth2/token', scopes },
-            clientCredentials: { tokenUrl: '/auth2/token', scopes },
-          },
-        },
-        clientBasic: { type: 'http', scheme: 'basic', description: 'client_id and client_secret (or send them in the body)' },
-      },
+      ...generated.components,
+      schemas: { ...generated.components?.schemas, Error: ERROR_SCHEMA, OAuthError: OAUTH_ERROR_SCHEMA, TokenResponse: TOKEN_RESPONSE_SCHEMA, ...bodySchemas },
+      responses: { ...generated.components?.responses, ...errorResponses(bindings) },
     },
   };
 }

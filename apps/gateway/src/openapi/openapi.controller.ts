@@ -1,13 +1,11 @@
-import { Controller, Get, Param, Res, Type } from '@nestjs/common';
-import { DiscoveryService } from '@nestjs/core';
+import { Controller, Get, INestApplication, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError } from '@plaza/contracts';
 import type { FastifyReply } from 'fastify';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { registerExtraRoute } from '../endpoints/route-patterns';
-import { bindingsOf } from './endpoint-bindings';
-import { buildOpenApiDocument } from './openapi-document';
+import { createOpenApiDocument } from './openapi-document';
 
 registerExtraRoute('GET', '/v2/openapi.json');
 registerExtraRoute('GET', '/v2/explorer');
@@ -69,25 +67,27 @@ const EXPLORER_HTML = `<!doctype html>
 
 /**
  * `GET /v2/openapi.json`, the OpenAPI 3 document generated from the code, and `GET /v2/explorer`,
- * Swagger UI over it. The document is built once, on the first request (never on the API's hot
- * path), from the routes Nest registered.
+ * Swagger UI over it. The document is built once, on the first request (never at start-up nor on
+ * the API's hot path), by @nestjs/swagger from the application `serveOpenApiDocument` names.
  */
 @ApiExcludeController()
 @Controller('v2')
 export class OpenApiController {
+  private app?: INestApplication;
   private document?: string;
   private readonly assets = new Map<string, Buffer>();
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  /** The application whose routes the document describes (see `serveOpenApiDocument`). */
+  describe(app: INestApplication): void {
+    this.app = app;
+    this.document = undefined;
+  }
 
   private documentJson(): string {
     if (!this.document) {
-      const controllers = this.discovery
-        .getControllers()
-        .map((wrapper) => wrapper.metatype as Type | null)
-        .filter((type): type is Type => typeof type === 'function');
+      if (!this.app) throw new Error('OpenAPI document: serveOpenApiDocument(app) was not called');
       const { version } = JSON.parse(readFileSync(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
-      this.document = JSON.stringify(buildOpenApiDocument(bindingsOf(controllers), { version }));
+      this.document = JSON.stringify(createOpenApiDocument(this.app, { version }));
     }
     return this.document;
   }
@@ -117,6 +117,14 @@ export class OpenApiController {
       .type(asset.type)
       .send(bytes);
   }
+}
+
+/**
+ * Lets `GET /v2/openapi.json` generate its document from this application (main.ts calls it once
+ * the application is created; nothing is generated until the document is first asked for).
+ */
+export function serveOpenApiDocument(app: INestApplication): void {
+  app.get(OpenApiController).describe(app);
 }
 
 function swaggerUiDir(): string {
