@@ -19,16 +19,20 @@ import { CollectionsRepository } from './collections/collections.repository';
 import { CollectionsService } from './collections/collections.service';
 import { UserTagCountDocument, UserTagCountSchema } from './collections/user-tag-count.schema';
 import { UserTagCountsRepository } from './collections/user-tag-counts.repository';
+import { BookErasureController } from './erasure/book-erasure.controller';
 import { BookImportController } from './import/book-import.controller';
 import { BookImporter } from './import/book-importer';
 import { ReviewDocument, ReviewSchema } from './reviews/review.schema';
 import { ReviewsController } from './reviews/reviews.controller';
 import { ReviewsRepository } from './reviews/reviews.repository';
 import { ReviewsService } from './reviews/reviews.service';
+import { BookAggregateJournal } from './reviews/book-aggregate-journal';
+import { UserContentImporter } from './import/user-content.importer';
 import { SeriesDocument, SeriesSchema } from './series/series.schema';
 import { SeriesRepository } from './series/series.repository';
-import { DatabaseEngine } from '@plaza/service-kit';
+import { changeFeedProviders, DatabaseEngine } from '@plaza/service-kit';
 import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from './shared/pictures';
+import { BookExportController } from './export/book-export.controller';
 
 /** The book service: its collections, message handlers and import. */
 @Module({
@@ -44,13 +48,15 @@ import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from '.
       { name: UserTagCountDocument.name, schema: UserTagCountSchema },
     ]),
   ],
-  controllers: [BooksController, CollectionsController, AnnotationsController, ReviewsController, BookImportController],
+  controllers: [BooksController, CollectionsController, AnnotationsController, ReviewsController, BookImportController, BookErasureController, BookExportController],
   providers: [
     BooksRepository, IsbnsRepository, SeriesRepository, CollectionsRepository, AnnotationsRepository, ReviewsRepository,
     // what differs by engine: the local engine's read models (docs/ENGINES.md), the MongoDB branch's derived collections
     BookLocalEngine, BookTagRanksRepository, UserTagCountsRepository,
-    BooksService, CollectionsService, AnnotationsService, ReviewsService, BookImporter,
+    BooksService, CollectionsService, AnnotationsService, ReviewsService, BookAggregateJournal, BookImporter, UserContentImporter,
     ...pictureProviders, AnnotationPictureUrls, StagedPictureSweeper, DatabaseEngine,
+    // the catalogue's change feed (docs/api/changes.md)
+    ...changeFeedProviders(),
   ],
 })
 export class BookModule {}

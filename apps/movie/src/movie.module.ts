@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
 import { APP_CONFIG } from '@plaza/platform';
-import { DatabaseEngine } from '@plaza/service-kit';
+import { changeFeedProviders, DatabaseEngine } from '@plaza/service-kit';
 import { CelebritiesController } from './celebrities/celebrities.controller';
 import { CelebritiesRepository } from './celebrities/celebrities.repository';
 import { CelebritiesService } from './celebrities/celebrities.service';
@@ -28,9 +28,12 @@ import { PhotoDocument, PhotoSchema } from './media/photo.schema';
 import { PhotosRepository } from './media/photos.repository';
 import { ReviewDocument, ReviewSchema } from './media/review.schema';
 import { ReviewsRepository } from './media/reviews.repository';
+import { MovieReviewsController } from './media/reviews.controller';
 import { MovieLinks } from './shared/links';
 import { SearchService } from './subjects/search.service';
 import { SubjectDocument, SubjectSchema } from './subjects/subject.schema';
+import { SubjectImdbDocument, SubjectImdbSchema } from './subjects/subject-imdb.schema';
+import { SubjectImdbRepository } from './subjects/subject-imdb.repository';
 import { SubjectSearchDocument, SubjectSearchSchema } from './subjects/subject-search.schema';
 import { SubjectSearchRepository } from './subjects/subject-search.repository';
 import { SubjectViewDocument, SubjectViewSchema } from './subjects/subject-view.schema';
@@ -46,6 +49,7 @@ import { SubjectsService } from './subjects/subjects.service';
       { name: SubjectDocument.name, schema: SubjectSchema },
       { name: SubjectSearchDocument.name, schema: SubjectSearchSchema },
       { name: SubjectViewDocument.name, schema: SubjectViewSchema },
+      { name: SubjectImdbDocument.name, schema: SubjectImdbSchema },
       { name: CelebrityDocument.name, schema: CelebritySchema },
       { name: CelebrityViewDocument.name, schema: CelebrityViewSchema },
       { name: PhotoDocument.name, schema: PhotoSchema },
@@ -55,13 +59,15 @@ import { SubjectsService } from './subjects/subjects.service';
       { name: MovieListDocument.name, schema: MovieListSchema },
     ]),
   ],
-  controllers: [SubjectsController, CelebritiesController, ListsController, MovieImportController],
+  controllers: [SubjectsController, CelebritiesController, ListsController, MovieImportController, MovieReviewsController],
   providers: [
     { provide: MovieLinks, inject: [APP_CONFIG], useFactory: (config: MovieConfig) => new MovieLinks(config.PUBLIC_WEB_URL) },
-    DatabaseEngine, SubjectsRepository, SubjectSearchRepository, SubjectViewsRepository, CelebritiesRepository, CelebrityViewsRepository,
+    DatabaseEngine, SubjectsRepository, SubjectSearchRepository, SubjectViewsRepository, SubjectImdbRepository, CelebritiesRepository, CelebrityViewsRepository,
     PhotosRepository, ReviewsRepository, CommentsRepository, ListingsRepository, MovieListsRepository,
     SubjectsService, SearchService, CelebritiesService, ListsService, CityResolver,
     CatalogueImporter, MediaImporter, ListImporter, DerivedViews, MovieImportService,
+    // the catalogue's change feed (docs/api/changes.md)
+    ...changeFeedProviders(),
   ],
 })
 export class MovieModule {}

@@ -26,4 +26,13 @@ describe('TermIndex', () => {
     expect(i.lookup(['story'])).toEqual(['3']);
     expect(i.size).toBe(2);
   });
+
+  it('keeps an id put again with the same terms, and still takes a change after it', () => {
+    const i = index();
+    i.put('1', ['春天', '天的', 'spring', 'spring']);
+    expect(i.lookup(['spring']).sort()).toEqual(['1', '3']);
+    i.put('1', ['春天', 'spring']);
+    expect(i.lookup(['天的'])).toEqual([]);
+    expect(i.lookup(['春天', 'spring'])).toEqual(['1']);
+  });
 });

@@ -18,8 +18,11 @@ export class TermIndex {
 
   /** Sets the terms of `id`, replacing what it had. */
   put(id: string, terms: Iterable<string>): void {
-    this.remove(id);
     const unique = [...new Set(terms)];
+    // a record rewritten with the same terms (a book's rating changed, say) changes nothing here
+    const previous = this.termsOf.get(id);
+    if (previous && previous.length === unique.length && previous.every((term, i) => term === unique[i])) return;
+    this.remove(id);
     this.termsOf.set(id, unique);
     for (const term of unique) {
       let set = this.ids.get(term);

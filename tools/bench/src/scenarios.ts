@@ -10,6 +10,15 @@ export const idRead = (prefix: string, ids: () => string, token?: string, extraQ
   verify: (status, body, ctx) => status === 200 && body.includes(`"id":"${ctx.id as string}"`),
 });
 
+/** A web page by id (docs/api/web.md) that must answer 200 with the page of the asked record (its canonical address). */
+export const pageRead = (prefix: string, ids: () => string): Step => ({
+  path: (ctx) => {
+    ctx.id = ids();
+    return `${prefix}${ctx.id as string}/`;
+  },
+  verify: (status, body, ctx) => status === 200 && body.includes(`${prefix}${ctx.id as string}/">`),
+});
+
 /**
  * Each connection plays one user: collect a book, change the entry, remove it, write a note, like
  * it. A user never collects the same book twice, in any round: a round that stops between the

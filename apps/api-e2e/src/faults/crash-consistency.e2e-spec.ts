@@ -1,4 +1,4 @@
-import { reconcileMessage, ReconcileResponse, ServiceName } from '@plaza/contracts';
+import { natsInboxPrefix, reconcileMessage, ReconcileResponse, ServiceName } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import type { Stack } from '@plaza/stack';
 import { connect, NatsConnection } from 'nats';
@@ -32,6 +32,7 @@ const userId = (i: number) => String(FIRST_USER + i);
 /** Events 69001.. and books 2990001.. made for this suite, one per round (and one for the annotations). */
 const EVENT = (round: number) => String(69001 + round);
 const REVIEW_BOOK = (round: number) => String(2990001 + round);
+const COLLECTION_BOOK = (round: number) => String(2990201 + round);
 const ANNOTATION_BOOK = '2990100';
 const REVIEW_CONTENT = '这本书很好，值得一读。'.repeat(20);
 const ANNOTATION_CONTENT = '这是一条足够长的批注内容，超过十五个字。';
@@ -60,7 +61,7 @@ describe('crash consistency: a service killed during a burst of multi-document w
         kind: 'event', id: EVENT(r), title: `崩溃测试活动 ${r}`, content: '活动介绍。', category: 'music', begin_time: '2099-05-01 19:30:00',
         end_time: '2099-05-01 22:30:00', loc_id: '108288', owner: { id: '1001' }, geo: '39.9042 116.4074', address: '地址', has_invited: 'no', can_invite: 'yes',
       })),
-      ...[...KILL_POINTS.map((_, r) => REVIEW_BOOK(r)), ANNOTATION_BOOK].map((id) => JSON.stringify({ kind: 'book', id, title: `崩溃测试 ${id}`, author: ['测试'] })),
+      ...[...KILL_POINTS.map((_, r) => REVIEW_BOOK(r)), ...KILL_POINTS.map((_, r) => COLLECTION_BOOK(r)), ANNOTATION_BOOK].map((id) => JSON.stringify({ kind: 'book', id, title: `崩溃测试 ${id}`, author: ['测试'] })),
     ];
     const file = join(mkdtempSync(join(tmpdir(), 'plaza-crash-')), 'records.ndjson');
     writeFileSync(file, `${records.join('\n')}\n`);
@@ -70,7 +71,8 @@ describe('crash consistency: a service killed during a burst of multi-document w
     owner = (await timed(stack, 'POST', '/auth2/token', passwordGrantRequest('alice'))).body.access_token;
     // the gateway's NATS user may ask every area's subjects (reconcile among them) and list the pictures
     const gateway = new URL(stack.natsUrlAs('gateway'));
-    nc = await connect({ servers: `${gateway.hostname}:${gateway.port}`, user: decodeURIComponent(gateway.username), pass: decodeURIComponent(gateway.password), name: 'crash-consistency-test' });
+    const user = decodeURIComponent(gateway.username);
+    nc = await connect({ servers: `${gateway.hostname}:${gateway.port}`, user, pass: decodeURIComponent(gateway.password), inboxPrefix: natsInboxPrefix(user), name: 'crash-consistency-test' });
     bus = new ServiceBus(nc, 60_000);
   }, 180_000);
 
@@ -174,6 +176,28 @@ describe('crash consistency: a service killed during a burst of multi-document w
     expect(raters).toBeLessThanOrEqual(USERS);
     await expectNoDrift('book');
     record('review', killAt, answers, recoveredMs, { raters });
+  });
+
+  it.each(KILL_AT.map((d, r) => [d, r] as [string, number]))("collections: the book's raters and tags equal its entries, every acknowledged entry is there (kill after %s)", async (killAt: string, round: number) => {
+    const book = COLLECTION_BOOK(round);
+    const half = USERS / 2;
+    // the first half already has an entry (changed by the burst), the second half collects the book in it
+    for (let i = 0; i < half; i++) expect((await call('POST', `/v2/book/${book}/collection`, tokens[i], { status: 'wish', rating: 1, tags: '旧' })).status).toBe(201);
+    const { answers, recoveredMs } = await crashDuring('book', killAt, () =>
+      tokens.map((t, i) => (i < half
+        ? call('PUT', `/v2/book/${book}/collection`, t, { status: 'read', rating: 5, tags: '新 好' })
+        : call('POST', `/v2/book/${book}/collection`, t, { status: 'reading', rating: 3, tags: '新' }))));
+    // each acknowledged write is there, as written
+    for (const [i, a] of answers.entries()) {
+      if (!ok(a)) continue;
+      const entry = (await call('GET', `/v2/book/${book}/collection`, tokens[i])).body;
+      expect({ user: i, status: entry.status, tags: entry.tags }).toEqual({ user: i, status: i < half ? 'read' : 'reading', tags: i < half ? ['新', '好'] : ['新'] });
+    }
+    const raters = (await call('GET', `/v2/book/${book}`, owner)).body.rating.numRaters;
+    expect(raters).toBeGreaterThanOrEqual(half);
+    expect(raters).toBeLessThanOrEqual(USERS);
+    await expectNoDrift('book');
+    record('collection', killAt, answers, recoveredMs, { raters });
   });
 
   it.each(KILL_AT)('annotations with a picture: every acknowledged one is there with its picture, no accepted picture is left without one (kill after %s)', async (killAt: string) => {

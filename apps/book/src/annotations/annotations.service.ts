@@ -8,7 +8,7 @@ import { PictureStore } from '@plaza/pictures';
 import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, ReadinessRegistry, UsersDirectory, withinPageBudget } from '@plaza/platform';
 import { RepairJournal, scheduleSweeps, Sequences, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
-import { BookDocument } from '../books/book.schema';
+import { BookView } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
 import { requireLogin } from '../collections/collections.service';
@@ -210,7 +210,7 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
     total: number,
     page: PageRequest,
     format: AnnotationFormat,
-    books: Map<string, BookDocument>,
+    books: Map<string, BookView>,
   ): Promise<AnnotationList> {
     const authors = await simpleUsers(this.users, [...new Set(items.map((a) => a.author_id))]);
     const annotations = items.flatMap((a) => {
@@ -242,7 +242,7 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
     return Object.values(photos).map((p) => p.key);
   }
 
-  present(doc: AnnotationDocument, book: BookDocument, author: SimpleUser, format: AnnotationFormat): Annotation {
+  present(doc: AnnotationDocument, book: BookView, author: SimpleUser, format: AnnotationFormat): Annotation {
     const urls = new Map(Object.entries(doc.photos ?? {}).map(([n, p]) => [Number(n), this.pictureUrls.url(p.key, p.format, !doc.private)]));
     const firstPicture = referencedPictures(doc.content).flatMap((n) => urls.get(n) ?? [])[0];
     return {

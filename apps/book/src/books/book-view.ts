@@ -1,5 +1,5 @@
 import { Book, BookRating, BookTag, CurrentUserCollection, Tag } from '@plaza/contracts';
-import { BookDocument, StoredTag } from './book.schema';
+import { BookDocument, BookView, StoredTag } from './book.schema';
 
 /** At most this many tags are shown for a book (spec Limits: "tags returned at most 50"). */
 export const MAX_BOOK_TAGS = 50;
@@ -69,7 +69,7 @@ export function bookAlt(id: string, addresses: BookAddresses): string {
 }
 
 /** A stored book as the API shows it (spec "Book"); `current` is the caller's own entry, if any. */
-export function presentBook(doc: BookDocument, addresses: BookAddresses, current?: CurrentUserCollection): Book {
+export function presentBook(doc: BookView, addresses: BookAddresses, current?: CurrentUserCollection): Book {
   const images = doc.images ?? { small: '', large: '', medium: '' };
   const book: Book = {
     id: doc._id,

@@ -71,5 +71,8 @@ export const BookSchema = SchemaFactory.createForClass(BookDocument);
 // FerretDB v1 ignores these (it scans, and the local branch searches in memory); MongoDB answers
 // every search page from them (shared/indexes.spec.ts)
 declareRankedSearchIndexes(BookSchema, { tagOrder: false });
+
+/** A book as read to be shown: everything but the search fields (BookLocalEngine holds these for every book). */
+export type BookView = Omit<BookDocument, 'search_terms' | 'title_terms' | 'title_keys' | 'tag_keys' | 'search_rank'>;
 BookSchema.index({ 'series.id': 1, _id: 1 });
 

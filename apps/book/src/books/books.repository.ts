@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine, rankedSearchPage, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
 import { Model } from 'mongoose';
-import { BookDocument } from './book.schema';
+import { BookDocument, BookView } from './book.schema';
 import { withSearchFields } from './book-search';
 import { BookTagRanksRepository } from './book-tag-ranks.repository';
 import { tagKey } from './book-view';
@@ -58,15 +58,31 @@ export class BooksRepository {
     private readonly local: BookLocalEngine,
   ) {}
 
-  async byId(id: string): Promise<BookDocument | null> {
-    return this.books.findById(id).lean<BookDocument>().exec();
+  /** A book to show (reads; writes read the stored document with `storedById`). Not to be changed. */
+  async byId(id: string): Promise<BookView | null> {
+    return (await this.byIds([id])).get(id) ?? null;
   }
 
-  /** A few books by id: parallel lookups by `_id` (FerretDB scans for `$in`). */
-  async byIds(ids: string[]): Promise<Map<string, BookDocument>> {
+  /**
+   * Books to show, by id (a page of a search or of a list). On MongoDB one `$in` query on `_id`.
+   * On the local engine the views the book service holds beside its search index (BookLocalEngine),
+   * so a page costs no database read: FerretDB answers `$in` by a scan, and twenty lookups by `_id`
+   * cost the engine twenty times a read's decoding (docs/PERFORMANCE.md, "Search and lists").
+   * Until that index has loaded (at start), lookups by `_id`.
+   */
+  async byIds(ids: string[]): Promise<Map<string, BookView>> {
     const unique = [...new Set(ids)];
-    const docs = await Promise.all(unique.map((id) => this.byId(id)));
-    return new Map(docs.filter((d): d is BookDocument => d !== null).map((d) => [d._id, d]));
+    if (unique.length === 0) return new Map();
+    const docs: BookView[] = await this.engine.run('book.books.by-ids', {
+      mongodb: () => this.books.find({ _id: { $in: unique } }).limit(unique.length).lean<BookDocument[]>().exec(),
+      local: async () => this.local.views(unique) ?? (await Promise.all(unique.map((id) => this.storedById(id)))).filter((d): d is BookDocument => d !== null),
+    });
+    return new Map(docs.map((d) => [d._id, d]));
+  }
+
+  /** The book as stored, read by `_id`: what a write starts from (and what a repair compares). */
+  async storedById(id: string): Promise<BookDocument | null> {
+    return this.books.findById(id).lean<BookDocument>().exec();
   }
 
   /**
@@ -95,11 +111,12 @@ export class BooksRepository {
   }
 
   /** Renames the series in every book that belongs to it (a series import changed its title). */
-  async renameSeries(seriesId: string, title: string): Promise<void> {
+  async renameSeries(seriesId: string, title: string, around: (id: string, write: () => Promise<unknown>) => Promise<unknown> = (_, w) => w()): Promise<void> {
     const ids: string[] = [];
     for await (const book of this.books.find({ 'series.id': seriesId }, { _id: 1 }).lean<Array<{ _id: string }>>().cursor()) ids.push(book._id);
     for (const id of ids) {
-      await this.modify(id, (doc) => (doc.series && doc.series.title !== title ? { ...doc, series: { id: seriesId, title } } : null));
+      // `around`: the import publishes each renamed book to the change feed (docs/api/changes.md)
+      await around(id, () => this.modify(id, (doc) => (doc.series && doc.series.title !== title ? { ...doc, series: { id: seriesId, title } } : null)));
     }
   }
 
@@ -110,7 +127,7 @@ export class BooksRepository {
   async upsertCatalogue(id: string, fields: CatalogueFields): Promise<BookDocument | null> {
     return this.lock.run(id, async () => {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const previous = await this.byId(id);
+        const previous = await this.storedById(id);
         const next = withSearchFields({
           ...dropUndefined(fields),
           _id: id,
@@ -164,7 +181,7 @@ export class BooksRepository {
 
   private async modifyLocked(id: string, change: (doc: BookDocument) => BookDocument | null): Promise<BookDocument | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const current = await this.byId(id);
+      const current = await this.storedById(id);
       if (!current) return null;
       const next = change(current);
       if (!next) return current;

@@ -8,7 +8,7 @@ import { BookConfig } from '../config/book.config';
 import { SeriesRepository } from '../series/series.repository';
 import { Contribution, contributionDelta, isEmptyDelta, userRating } from '../shared/contributions';
 import { pageOf } from '../shared/paging';
-import { BookDocument } from './book.schema';
+import { BookView } from './book.schema';
 import { BookAddresses, bookCacheTags, mergeTags, presentBook, tagSearchKey, toTagResource } from './book-view';
 import { BooksRepository } from './books.repository';
 import { IsbnsRepository } from './isbns.repository';
@@ -29,14 +29,14 @@ export class BooksService {
     this.addresses = { publicApiUrl: config.PUBLIC_API_URL, publicWebUrl: config.PUBLIC_WEB_URL };
   }
 
-  async requireBook(id: string): Promise<BookDocument> {
+  async requireBook(id: string): Promise<BookView> {
     const book = await this.books.byId(id);
     if (!book) throw new ApiError('book_not_found', `no book ${id}`);
     return book;
   }
 
   /** The book as the API shows it, without anything caller-specific. */
-  present(doc: BookDocument): Book {
+  present(doc: BookView): Book {
     return presentBook(doc, this.addresses);
   }
 
@@ -68,7 +68,7 @@ export class BooksService {
     const { total, ids } = await this.books.searchPage(search, { start: page.start, count: page.count, limit: SEARCH_RESULT_LIMIT });
     // only the page is read whole (by `_id`)
     const found = await this.books.byIds(ids);
-    const docs = ids.map((id) => found.get(id)).filter((d): d is BookDocument => d !== undefined);
+    const docs = ids.map((id) => found.get(id)).filter((d): d is BookView => d !== undefined);
     const books = await Promise.all(docs.map(async (doc) => presentBook(doc, this.addresses, await this.currentEntry(doc._id, caller))));
     return envelope('books', page.start, total, books);
   }
@@ -91,7 +91,7 @@ export class BooksService {
    * Replaces one user's contribution (a collection entry or a review) in the book's rating and
    * tags, and drops cached answers that showed the old numbers. Returns the book after it.
    */
-  async applyContribution(bookId: string, before: Contribution | undefined, after: Contribution | undefined): Promise<BookDocument> {
+  async applyContribution(bookId: string, before: Contribution | undefined, after: Contribution | undefined): Promise<BookView> {
     const delta = contributionDelta(before, after);
     const book = isEmptyDelta(delta) ? await this.books.byId(bookId) : await this.books.applyUserAggregates(bookId, delta);
     if (!book) throw new ApiError('book_not_found', `no book ${bookId}`);

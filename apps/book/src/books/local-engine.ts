@@ -2,8 +2,9 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { DatabaseEngine, LocalGroupedMirror, LocalSearchIndex, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
 import { Model } from 'mongoose';
+import { AnnotationDocument } from '../annotations/annotation.schema';
 import { CollectionDocument } from '../collections/collection.schema';
-import { BookDocument } from './book.schema';
+import { BookDocument, BookView } from './book.schema';
 import { bookSearchFields, bookTagRanks } from './book-search';
 
 /** The filter of a user's collection list (CollectionsRepository.listByUser). */
@@ -26,27 +27,35 @@ export interface UserTagCount {
 /**
  * Everything the book service does differently on the local engine (docs/ENGINES.md lists each
  * difference with its tests): FerretDB v1 answers any filter other than `_id` by decoding every
- * document of a collection, so book search and a user's collection entries and tags are answered
- * from read models held here, loaded once and kept current by the repositories after each write
- * (BooksRepository, CollectionsRepository: each fork is a `DatabaseEngine.run` there, whose
+ * document of a collection, so book search, the books shown on a page, and a user's collection
+ * entries, tags and annotations are answered from read models held here, loaded once and kept
+ * current by the repositories after each write (BooksRepository, CollectionsRepository,
+ * AnnotationsRepository: each fork is a `DatabaseEngine.run` there, whose
  * MongoDB branch queries the indexes). Exact because on the local engine the service runs as one
  * instance (its lease) and its repositories are the collections' only writers.
  */
 @Injectable()
 export class BookLocalEngine implements OnApplicationBootstrap {
-  /** Search in the MongoDB branch's order: the stored search fields (computed for books stored before they existed). */
-  private readonly search = new LocalSearchIndex<BookDocument>((doc) => (doc.search_rank ? doc : bookSearchFields(doc)), bookTagRanks);
+  /**
+   * Search in the MongoDB branch's order: the stored search fields (computed for books stored
+   * before they existed); beside each book's search entry, the book as shown (`bookView`), so a
+   * page of results or of a user's list, and a read by id, read no document.
+   */
+  private readonly search = new LocalSearchIndex<BookDocument, BookView>((doc) => (doc.search_rank ? doc : bookSearchFields(doc)), bookTagRanks, bookView);
   private readonly entriesByUser = new LocalGroupedMirror<CollectionDocument>((entry) => entry.user_id);
+  private readonly annotationsByAuthor = new LocalGroupedMirror<AnnotationDocument>((annotation) => annotation.author_id);
 
   constructor(
     @InjectModel(BookDocument.name) private readonly books: Model<BookDocument>,
     @InjectModel(CollectionDocument.name) private readonly collections: Model<CollectionDocument>,
+    @InjectModel(AnnotationDocument.name) private readonly annotations: Model<AnnotationDocument>,
     private readonly engine: DatabaseEngine,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     await this.search.preload(this.engine, () => this.allBooks());
     await this.entriesByUser.preload(this.engine, () => this.allEntries());
+    await this.annotationsByAuthor.preload(this.engine, () => this.allAnnotations());
   }
 
   async searchPage(query: SearchQuery, window: SearchWindow): Promise<SearchPage> {
@@ -56,6 +65,12 @@ export class BookLocalEngine implements OnApplicationBootstrap {
 
   bookWritten(doc: BookDocument): void {
     this.search.put(doc);
+  }
+
+  /** The books of `ids` that exist, as shown; undefined until the index has loaded (the caller reads them by `_id`). */
+  views(ids: string[]): BookView[] | undefined {
+    if (!this.search.loaded) return undefined;
+    return ids.map((id) => this.search.kept(id)).filter((b): b is BookView => b !== undefined);
   }
 
   async listByUser(userId: string, filter: CollectionFilter, start: number, count: number): Promise<{ total: number; items: CollectionDocument[] }> {
@@ -84,22 +99,42 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     this.entriesByUser.remove(id);
   }
 
+  /** A user's annotations, in no particular order. */
+  async annotationsOf(authorId: string): Promise<AnnotationDocument[]> {
+    await this.annotationsByAuthor.ready(() => this.allAnnotations());
+    return this.annotationsByAuthor.group(authorId);
+  }
+
+  annotationWritten(doc: AnnotationDocument): void {
+    this.annotationsByAuthor.put(doc);
+  }
+
+  annotationRemoved(id: string): void {
+    this.annotationsByAuthor.remove(id);
+  }
+
   private async entriesOf(userId: string): Promise<CollectionDocument[]> {
     await this.entriesByUser.ready(() => this.allEntries());
     return this.entriesByUser.group(userId);
   }
 
   private async *allBooks(): AsyncIterable<BookDocument> {
-    const fields = {
-      _id: 1, title: 1, origin_title: 1, alt_title: 1, subtitle: 1, base_rating: 1, user_rating: 1, base_tags: 1, user_tags: 1,
-      search_terms: 1, title_terms: 1, title_keys: 1, tag_keys: 1, search_rank: 1,
-    };
-    yield* this.books.find({}, fields).lean<BookDocument[]>().cursor();
+    yield* this.books.find({}).lean<BookDocument[]>().cursor();
   }
 
   private async *allEntries(): AsyncIterable<CollectionDocument> {
     yield* this.collections.find({}).lean<CollectionDocument[]>().cursor();
   }
+
+  private async *allAnnotations(): AsyncIterable<AnnotationDocument> {
+    yield* this.annotations.find({}).lean<AnnotationDocument[]>().cursor();
+  }
+}
+
+/** A stored book without its search fields: what showing it needs (presentBook). */
+export function bookView(doc: BookDocument): BookView {
+  const { search_terms: _terms, title_terms: _titleTerms, title_keys: _titleKeys, tag_keys: _tagKeys, search_rank: _rank, ...view } = doc;
+  return view;
 }
 
 /** The filter of `listByUser`, as the database applies it, for entries held in memory. */

@@ -7,9 +7,10 @@ import {
 import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
-import { BookDocument } from '../books/book.schema';
+import { BookView } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
+import { BookAggregateJournal } from '../reviews/book-aggregate-journal';
 import { BookConfig } from '../config/book.config';
 import { userRating } from '../shared/contributions';
 import { requireUser } from '../shared/users';
@@ -27,7 +28,9 @@ export function requireLogin(caller: Caller): string {
 /**
  * Users' collection entries (spec "States and transitions"): POST creates (201, or 409/6011 when
  * the entry exists), PUT replaces (202), DELETE removes (204). Each write also moves the entry's
- * rating and tags into or out of the book's aggregates.
+ * rating and tags into or out of the book's aggregates: the two writes run under an entry of the
+ * book aggregates' journal (BookAggregateJournal), so a crash between them is completed from the
+ * book's entries and reviews at the next start (docs/ENGINES.md point 3).
  */
 @Injectable()
 export class CollectionsService {
@@ -43,6 +46,7 @@ export class CollectionsService {
     private readonly books: BooksService,
     private readonly bookRecords: BooksRepository,
     private readonly users: UsersDirectory,
+    private readonly journal: BookAggregateJournal,
     @InjectConnection() connection: Connection,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: BookConfig,
@@ -65,10 +69,13 @@ export class CollectionsService {
         created: now,
         updated: now,
       };
-      // the unique `_id` settles a race with another instance: exactly one insert wins
-      if (!(await this.collections.insert(entry))) throw new ApiError('collection_exist');
-      const book = await this.books.applyContribution(bookId, undefined, entry);
-      return this.present(entry, book);
+      // the two writes under a journal entry; a refusal (the entry exists) costs none
+      return this.journal.run(bookId, async () => {
+        // the unique `_id` settles a race with another instance: exactly one insert wins
+        if (!(await this.collections.insert(entry))) throw new ApiError('collection_exist');
+        const book = await this.books.applyContribution(bookId, undefined, entry);
+        return this.present(entry, book);
+      });
     });
   }
 
@@ -82,10 +89,12 @@ export class CollectionsService {
         // PUT takes the same parameters as POST and replaces the entry: what is left out is cleared
         const { rating: _old, ...kept } = previous;
         const entry: CollectionDocument = { ...kept, ...this.fieldsOf(input), updated: this.now() };
-        // another instance changed the entry since it was read: read it again
-        if (!(await this.collections.replace(previous, entry))) continue;
-        const book = await this.books.applyContribution(bookId, previous, entry);
-        return this.present(entry, book);
+        const done = await this.journal.run(bookId, async () => {
+          // another instance changed the entry since it was read: read it again
+          if (!(await this.collections.replace(previous, entry))) return undefined;
+          return this.present(entry, await this.books.applyContribution(bookId, previous, entry));
+        });
+        if (done) return done;
       }
       throw new Error(`collection entry ${collectionKey(userId, bookId)} kept changing`);
     });
@@ -98,9 +107,12 @@ export class CollectionsService {
       for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
         const previous = await this.collections.find(userId, bookId);
         if (!previous) throw new ApiError('uri_not_found', 'no collection entry for this book');
-        if (!(await this.collections.delete(previous))) continue;
-        await this.books.applyContribution(bookId, previous, undefined);
-        return {};
+        const done = await this.journal.run(bookId, async () => {
+          if (!(await this.collections.delete(previous))) return false;
+          await this.books.applyContribution(bookId, previous, undefined);
+          return true;
+        });
+        if (done) return {};
       }
       throw new Error(`collection entry ${collectionKey(userId, bookId)} kept changing`);
     });
@@ -169,7 +181,7 @@ export class CollectionsService {
     };
   }
 
-  present(entry: CollectionDocument, book: BookDocument): Collection {
+  present(entry: CollectionDocument, book: BookView): Collection {
     const rating = userRating(entry.rating);
     return {
       book: this.books.present(book),

@@ -27,12 +27,12 @@ const STABLE_MS = 1500;
  *
  * The book's aggregates are written by differences (BooksRepository.applyUserAggregates, from
  * collection and review writes), so a write that died between its document and its difference
- * leaves them off for good. Correcting them is right only when no such write of the book is half
- * done at that moment: `correct` measures the drift twice, STABLE_MS apart, and applies the
- * difference only when both agree and the book was not written in between. A write whose two
- * steps straddle that whole interval could still be counted twice; the complete fix is for every
- * writer of the book to recount from these sources after its own change (the report of issue 31
- * says what the books and collections side needs), and then `correct` becomes that recount.
+ * leaves them off for good. Every such write runs under an entry of BookAggregateJournal, which
+ * calls `correct` for a book only while no write of it is in flight in this process and holds new
+ * ones until it is done. Correcting is right only when no such write of the book is half done:
+ * `correct` also measures the drift twice, STABLE_MS apart, and applies the difference only when
+ * both agree and the book was not written in between, which covers another instance's writes
+ * (MongoDB replica sets) unless one's two steps straddle that whole interval.
  */
 export class BookUserAggregates {
   constructor(
@@ -84,7 +84,7 @@ export class BookUserAggregates {
   }
 
   private async measure(bookId: string) {
-    const book = await this.books.byId(bookId);
+    const book = await this.books.storedById(bookId);
     if (!book) return null;
     const source = await this.fromSources(bookId);
     const stored = storedOf(book);

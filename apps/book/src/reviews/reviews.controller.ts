@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { BookMessages, reconcileMessage, ReconcileRequest, ReviewCreateRequest, ReviewDeleteRequest, ReviewUpdateRequest } from '@plaza/contracts';
+import { BookMessages, BookReviewsRequest, reconcileMessage, ReconcileRequest, ReviewCreateRequest, ReviewDeleteRequest, ReviewGetRequest, ReviewUpdateRequest } from '@plaza/contracts';
 import { ReviewsService } from './reviews.service';
 
 @Controller()
@@ -20,6 +20,16 @@ export class ReviewsController {
   @MessagePattern(BookMessages.deleteReview.subject)
   remove(@Payload() req: ReviewDeleteRequest) {
     return this.reviews.remove(req.id, req.caller);
+  }
+
+  @MessagePattern(BookMessages.getReview.subject)
+  get(@Payload() req: ReviewGetRequest) {
+    return this.reviews.get(req.id);
+  }
+
+  @MessagePattern(BookMessages.bookReviews.subject)
+  listByBook(@Payload() req: BookReviewsRequest) {
+    return this.reviews.listByBook(req.id, req.page);
   }
 
   /** The book service's reconciliation (npm run reconcile): the books' users' rating and tags. */

@@ -1,47 +1,35 @@
-import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { InjectConnection, InjectModel } from '@nestjs/mongoose';
-import { ApiError, Caller, Drift, ReconcileResponse, Review, ReviewCreateInput, ReviewUpdateInput, SimpleUser } from '@plaza/contracts';
-import {
-  APP_CONFIG, CacheInvalidator, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, ReadinessRegistry, UsersDirectory, Metrics,
-} from '@plaza/platform';
-import { RepairJournal, scheduleSweeps, Sequences, splitTarget, SweepResult } from '@plaza/service-kit';
-import type { Connection, Model } from 'mongoose';
-import { BookDocument } from '../books/book.schema';
-import { BooksRepository } from '../books/books.repository';
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectConnection } from '@nestjs/mongoose';
+import { ApiError, Caller, Drift, envelope, PageRequest, ReconcileResponse, Review, ReviewCreateInput, ReviewList, ReviewUpdateInput, SimpleUser } from '@plaza/contracts';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, UsersDirectory, Metrics } from '@plaza/platform';
+import { Sequences } from '@plaza/service-kit';
+import type { Connection } from 'mongoose';
+import { BookView } from '../books/book.schema';
 import { BooksService } from '../books/books.service';
-import { CollectionDocument } from '../collections/collection.schema';
 import { requireLogin } from '../collections/collections.service';
 import { BookConfig } from '../config/book.config';
 import { userRating } from '../shared/contributions';
 import { simpleUsers } from '../shared/users';
-import { BookUserAggregates, difference, storedOf } from './book-user-aggregates';
+import { BookAggregateJournal, bookTarget } from './book-aggregate-journal';
+import { difference, storedOf } from './book-user-aggregates';
 import { ReviewDocument } from './review.schema';
 import { ReviewsRepository } from './reviews.repository';
 
-/** How often the journal is swept while the service runs (it is swept at start too). */
-const SWEEP_INTERVAL_MS = 60_000;
 const MAX_SAMPLES = 50;
-
-const bookTarget = (bookId: string) => `book:${bookId}`;
 
 /**
  * Book reviews. A review's rating counts in the book's rating like a collection's (r as 2r out of
  * 10, docs/api/book.md). Only the author changes or deletes a review (403/6002).
  *
  * Crash consistency: the review document and the book's aggregates are two writes. Both run under
- * an entry of the `review_repairs` journal; an entry left by a process that died between them has
- * the book's aggregates recomputed from its entries and reviews (BookUserAggregates.correct) by
- * the sweep at start, before this service takes its first review write, and every minute. The
- * book service's reconcile (`book.v1.reconcile.run`) is answered here too.
+ * an entry of the book aggregates' journal (BookAggregateJournal, shared with collection entries),
+ * completed by its sweep at start and every minute. The book service's reconcile
+ * (`book.v1.reconcile.run`) is answered here too.
  */
 @Injectable()
-export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
+export class ReviewsService {
   private readonly lock = new KeyedMutex();
   private readonly sequences: Sequences;
-  private readonly journal: RepairJournal;
-  private readonly aggregates: BookUserAggregates;
-  private schedule?: { first: Promise<void>; stop(): void };
-  private recovered = false;
 
   constructor(
     private readonly reviews: ReviewsRepository,
@@ -50,56 +38,15 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
     @InjectConnection() connection: Connection,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: BookConfig,
-    bookRecords: BooksRepository,
-    @InjectModel(BookDocument.name) bookModel: Model<BookDocument>,
-    @InjectModel(CollectionDocument.name) collectionModel: Model<CollectionDocument>,
-    @InjectModel(ReviewDocument.name) reviewModel: Model<ReviewDocument>,
-    cache: CacheInvalidator,
-    private readonly readiness: ReadinessRegistry,
+    private readonly journal: BookAggregateJournal,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.sequences = new Sequences(connection);
-    this.journal = new RepairJournal(connection, 'review_repairs');
-    this.aggregates = new BookUserAggregates(bookRecords, bookModel, collectionModel, reviewModel, cache);
-  }
-
-  onModuleInit(): void {
-    this.readiness.register({ name: 'reviews-recovery', check: async () => this.recovered });
-    this.schedule = scheduleSweeps(() => this.sweep(), SWEEP_INTERVAL_MS, (err) => this.logger.warn({ err: err.message }, 'review repair sweep failed; will retry'));
-    void this.schedule.first.then(() => (this.recovered = true));
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    this.schedule?.stop();
-    await this.journal.flush();
-  }
-
-  /**
-   * Repairs the books named by entries of review writes that did not finish. A correction is not
-   * right while such a write may still run (`settled` false: another instance's recent entry);
-   * that one waits for a later sweep.
-   */
-  async sweep(): Promise<SweepResult> {
-    const result = await this.journal.sweep(async (target, _keys, settled) => {
-      const [kind, id] = splitTarget(target);
-      if (kind !== 'book') throw new Error(`not a book target: ${target}`);
-      if (!settled) throw new Error(`a write of book ${id} may still be running`);
-      const drift = await this.aggregates.correct(id);
-      if (drift) this.logger.warn({ drift }, 'a review write left unfinished had left the book aggregates off: corrected');
-    });
-    if (result.entries > 0) this.logger.info({ ...result }, 'review writes left unfinished were repaired');
-    return result;
-  }
-
-  /** Review writes wait for the first sweep: a correction must not meet a review write of this process. */
-  private recovery(): Promise<void> {
-    return this.schedule?.first ?? Promise.resolve();
   }
 
   async create(input: ReviewCreateInput, caller: Caller): Promise<Review> {
     const userId = requireLogin(caller);
     await this.books.requireBook(input.book);
-    await this.recovery();
     const now = this.clock.now();
     const doc: ReviewDocument = {
       _id: await this.sequences.next('review'),
@@ -114,7 +61,7 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
       published: now,
       updated: now,
     };
-    const book = await this.journal.run([bookTarget(doc.book_id)], async () => {
+    const book = await this.journal.run(doc.book_id, async () => {
       await this.reviews.insert(doc);
       return this.books.applyContribution(doc.book_id, undefined, doc);
     });
@@ -123,7 +70,6 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
 
   async update(id: string, input: ReviewUpdateInput, caller: Caller): Promise<Review> {
     const userId = requireLogin(caller);
-    await this.recovery();
     return this.lock.run(id, async () => {
       const previous = await this.requireOwn(id, userId);
       const { rating: _old, ...kept } = previous;
@@ -134,7 +80,7 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
         ...(input.rating ? { rating: input.rating } : {}),
         updated: this.clock.now(),
       };
-      const book = await this.journal.run([bookTarget(doc.book_id)], async () => {
+      const book = await this.journal.run(doc.book_id, async () => {
         await this.reviews.replace(doc);
         return this.books.applyContribution(doc.book_id, previous, doc);
       });
@@ -144,10 +90,9 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
 
   async remove(id: string, caller: Caller): Promise<Record<string, never>> {
     const userId = requireLogin(caller);
-    await this.recovery();
     return this.lock.run(id, async () => {
       const previous = await this.requireOwn(id, userId);
-      await this.journal.run([bookTarget(previous.book_id)], async () => {
+      await this.journal.run(previous.book_id, async () => {
         await this.reviews.delete(previous._id);
         await this.books.applyContribution(previous.book_id, previous, undefined);
       });
@@ -163,13 +108,13 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
   async reconcile(repair: boolean): Promise<ReconcileResponse> {
     const started = Date.now();
     // a dry run changes nothing: not even the journal's repairs (their targets count as busy)
-    const journal = repair ? await this.sweep() : { entries: 0, repaired: 0, failed: 0, removed: 0 };
+    const journal = repair ? await this.journal.sweep() : { entries: 0, repaired: 0, failed: 0, removed: 0 };
     const busy = await this.journal.openTargets();
-    const sources = await this.aggregates.allFromSources();
+    const sources = await this.journal.aggregates.allFromSources();
     const checked = { books: 0, collections_and_reviews_by_book: sources.size };
     const drifts: Drift[] = [];
     let busyCount = 0;
-    for await (const book of this.aggregates.allStored()) {
+    for await (const book of this.journal.aggregates.allStored()) {
       checked.books++;
       if (busy.has(bookTarget(book._id))) {
         busyCount++;
@@ -182,7 +127,7 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
     let repaired = 0;
     if (repair) {
       // the same books again, each only once its drift holds still (a write in flight resolves itself)
-      const confirmed = await Promise.all(drifts.map((d) => this.aggregates.correct(d.id).catch(() => undefined)));
+      const confirmed = await Promise.all(drifts.map((d) => this.journal.exclusively(d.id, () => this.journal.aggregates.correct(d.id)).catch(() => undefined)));
       repaired = confirmed.filter((d) => d).length;
     }
     const drifted: Record<string, number> = drifts.length > 0 ? { 'book.user_aggregates': drifts.length } : {};
@@ -193,6 +138,27 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
       service: 'book', checked, drifted, repaired, samples: drifts.slice(0, MAX_SAMPLES), busy: busyCount,
       journal: { entries: journal.entries, repaired: journal.repaired, removed: journal.removed }, ms: Date.now() - started,
     };
+  }
+
+  /** One review with its whole content, for anyone (reviews are public): the web page of its `alt`. */
+  async get(id: string): Promise<Review> {
+    const review = id.length <= 15 ? await this.reviews.byId(Number(id)) : null;
+    if (!review) throw new ApiError('review_not_found', `no review ${id}`);
+    const book = await this.books.requireBook(review.book_id);
+    return this.present(review, book, await this.author(review.author_id));
+  }
+
+  /** A book's reviews, newest first, each with its `summary` (the first 100 characters) instead of `content`. */
+  async listByBook(bookId: string, page: PageRequest): Promise<ReviewList> {
+    const book = await this.books.requireBook(bookId);
+    const { docs, total } = await this.reviews.byBook(bookId, page.start, page.count);
+    const authors = await simpleUsers(this.users, [...new Set(docs.map((d) => d.author_id))]);
+    const reviews = docs.map((doc) => {
+      const { content, ...rest } = this.present(doc, book, authors(doc.author_id));
+      const chars = [...(content ?? '')];
+      return { ...rest, summary: chars.length > 100 ? `${chars.slice(0, 100).join('')}...` : chars.join('') };
+    });
+    return envelope('reviews', page.start, total, reviews);
   }
 
   private async requireOwn(id: string, userId: string): Promise<ReviewDocument> {
@@ -208,7 +174,7 @@ export class ReviewsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** The create and update answers carry the full `content` instead of `summary` (spec "Book review"). */
-  private present(doc: ReviewDocument, book: BookDocument, author: SimpleUser): Review {
+  private present(doc: ReviewDocument, book: BookView, author: SimpleUser): Review {
     const rating = userRating(doc.rating);
     const zone = this.config.SERVICE_TIMEZONE;
     return {

@@ -25,7 +25,7 @@ const tagRanks = new BookTagRanksRepository(db.model(BookTagRankDocument.name, B
 const books = new BooksRepository(db.model(BookDocument.name, BookSchema) as never, MONGODB_ENGINE, tagRanks, local);
 const tagCounts = new UserTagCountsRepository(db.model(UserTagCountDocument.name, UserTagCountSchema) as never);
 const collections = new CollectionsRepository(db.model(CollectionDocument.name, CollectionSchema) as never, MONGODB_ENGINE, tagCounts, local);
-const annotations = new AnnotationsRepository(db.model(AnnotationDocument.name, AnnotationSchema) as never);
+const annotations = new AnnotationsRepository(db.model(AnnotationDocument.name, AnnotationSchema) as never, MONGODB_ENGINE, local);
 
 const page = (start = 0, count = 20) => ({ start, count, limit: SEARCH_RESULT_LIMIT });
 
@@ -45,6 +45,13 @@ describe('book queries use indexes on MongoDB', () => {
     expect(unindexedQueries(queries)).toEqual([]);
     expect(unboundedQueries(queries)).toEqual([]);
     for (const q of queries.filter((c) => c.op === 'countDocuments')) expect(q.limit).toBeLessThanOrEqual(SEARCH_RESULT_LIMIT);
+  });
+
+  it('a page of books by id (a search page, a list): one bounded query on `_id`', async () => {
+    const queries = await captureQueries(() => books.byIds(['1000001', '1000002', '1000001']));
+    expect(queries.map((q) => [q.op, q.filter, q.limit])).toEqual([['find', { _id: { $in: ['1000001', '1000002'] } }, 2]]);
+    expect(unindexedQueries(queries)).toEqual([]);
+    expect(unboundedQueries(queries)).toEqual([]);
   });
 
   it('books of a series, a page at a time', async () => {

@@ -14,6 +14,12 @@ import type { DatabaseEngine } from '../mongo/database-engine';
 export abstract class LocalReadModel<Doc extends { _id: string }> {
   private loading?: Promise<void>;
   private writtenDuringLoad?: Set<string>;
+  private complete = false;
+
+  /** True once every document has been loaded: reads that must not wait for a load (by `_id`) ask the database until then. */
+  get loaded(): boolean {
+    return this.complete;
+  }
 
   /** Holds `doc`, replacing what was held under its `_id`. */
   protected abstract store(doc: Doc): void;
@@ -55,6 +61,7 @@ export abstract class LocalReadModel<Doc extends { _id: string }> {
     const written = (this.writtenDuringLoad = new Set());
     try {
       for await (const doc of all()) if (!written.has(doc._id)) this.store(doc);
+      this.complete = true;
     } finally {
       this.writtenDuringLoad = undefined;
     }

@@ -1,6 +1,6 @@
 import { exactKey, indexTerms, searchRank, tagRank } from '@plaza/search';
 import { searchQuery } from '../search/ranked-search';
-import { LocalSearchIndex, SearchableDocument } from './local-search-index';
+import { LocalSearchIndex, SearchableDocument, smallest } from './local-search-index';
 
 interface Book extends SearchableDocument {
   summary: string;
@@ -86,6 +86,30 @@ describe('LocalSearchIndex', () => {
     expect(ids(index, 'old')).toEqual([]);
   });
 
+  it('keeps what `keep` asks of each record, current after every write, and says when it has loaded', async () => {
+    const index = new LocalSearchIndex<Book, { summary: string }>(undefined, undefined, (doc) => ({ summary: doc.summary }));
+    expect(index.loaded).toBe(false);
+    await index.ready(() => from([book('1', '春天'), book('2', '夏天')]));
+    expect(index.loaded).toBe(true);
+    expect(index.kept('1')).toEqual({ summary: 'long text the index need not keep' });
+    index.put({ ...book('1', '春天'), summary: 'changed' });
+    expect(index.kept('1')).toEqual({ summary: 'changed' });
+    index.remove('2');
+    expect(index.kept('2')).toBeUndefined();
+    // without `keep`, nothing is kept
+    const bare = new LocalSearchIndex<Book>();
+    bare.put(book('1', '春天'));
+    expect(bare.kept('1')).toBeUndefined();
+  });
+
+  it('a page of many matches: the first k in the order of a full sort', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => ({ id: String(i), tier: (i * 7) % 3, rank: searchRank((i * 7919) % 500, String(i)) }));
+    const sorted = [...items].sort((a, b) => a.tier - b.tier || (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0));
+    for (const k of [1, 20, 520, 1000]) expect(smallest([...items], k)).toEqual(sorted.slice(0, k));
+    expect(smallest(items.slice(0, 5), 20)).toEqual(sorted.filter((x) => Number(x.id) < 5));
+    expect(smallest(items, 0)).toEqual([]);
+  });
+
   it('tries the load again after a failure', async () => {
     const index = new LocalSearchIndex<Book>();
     // eslint-disable-next-line require-yield
@@ -93,6 +117,7 @@ describe('LocalSearchIndex', () => {
       throw new Error('database not reachable');
     };
     await expect(index.ready(failing)).rejects.toThrow('not reachable');
+    expect(index.loaded).toBe(false);
     await index.ready(() => from([book('1', 'x')]));
     expect(index.size).toBe(1);
   });

@@ -5,9 +5,10 @@ import { LocalReadModel } from './local-read-model';
 /** A searchable record as the services store it. */
 export type SearchableDocument = { _id: string } & RankedSearchFields;
 
-/** What the index keeps of each record: enough to match and order, nothing else. */
-interface Entry {
+/** What the index keeps of each record: enough to match and order, and what `keep` asks to keep. */
+interface Entry<Kept> {
   rank: string;
+  kept?: Kept;
   titleKeys: string[];
   /** Tag key → the record's place among that tag's matches (tag-only searches). */
   tagRanks?: Map<string, string>;
@@ -22,8 +23,8 @@ interface Entry {
  * 0.9 s for the 3 000-book demo catalogue, measured); this answers in microseconds to
  * milliseconds. Loading and upkeep: see LocalReadModel.
  */
-export class LocalSearchIndex<Doc extends SearchableDocument> extends LocalReadModel<Doc> {
-  private readonly entries = new Map<string, Entry>();
+export class LocalSearchIndex<Doc extends SearchableDocument, Kept = never> extends LocalReadModel<Doc> {
+  private readonly entries = new Map<string, Entry<Kept>>();
   private readonly terms = new TermIndex();
   private readonly titleTerms = new TermIndex();
   private readonly tags = new TermIndex();
@@ -31,11 +32,14 @@ export class LocalSearchIndex<Doc extends SearchableDocument> extends LocalReadM
 
   /**
    * `fieldsOf` gives the search fields of a record as they are stored (records written before
-   * the fields existed get them computed); `tagRanksOf`, the tag ranks of the service's tag order.
+   * the fields existed get them computed); `tagRanksOf`, the tag ranks of the service's tag order;
+   * `keep`, what a page of results needs of each record (its view), so that a page is answered
+   * without reading its records again (`kept`).
    */
   constructor(
     private readonly fieldsOf: (doc: Doc) => RankedSearchFields = (doc) => doc,
     private readonly tagRanksOf?: (doc: Doc) => Map<string, string>,
+    private readonly keep?: (doc: Doc) => Kept,
   ) {
     super();
   }
@@ -44,20 +48,29 @@ export class LocalSearchIndex<Doc extends SearchableDocument> extends LocalReadM
     return this.entries.size;
   }
 
-  /** The page of `query` within `window`, and the number of matches up to the window's limit. */
-  page(query: SearchQuery, window: SearchWindow): SearchPage {
-    const ordered = this.ordered(query);
-    const end = Math.min(window.start + window.count, window.limit);
-    return { total: Math.min(ordered.length, window.limit), ids: window.start < end ? ordered.slice(window.start, end) : [] };
+  /** What `keep` kept of the record `id`, or undefined (no such record, or nothing kept). */
+  kept(id: string): Kept | undefined {
+    return this.entries.get(id)?.kept;
   }
 
-  /** Every match of `query`, in rank order. */
-  private ordered(query: SearchQuery): string[] {
+  /** The page of `query` within `window`, and the number of matches up to the window's limit. */
+  page(query: SearchQuery, window: SearchWindow): SearchPage {
+    const end = Math.min(window.start + window.count, window.limit);
+    const { total, first } = this.ordered(query, end);
+    return { total: Math.min(total, window.limit), ids: window.start < end ? first.slice(window.start, end) : [] };
+  }
+
+  /**
+   * How many records match `query`, and the first `needed` of them in rank order: only those are
+   * sorted, so a page of a common word costs a pass over its matches, not a sort of them all.
+   */
+  private ordered(query: SearchQuery, needed: number): { total: number; first: string[] } {
     if (query.terms.length === 0) {
-      if (query.tagKey === undefined) return [];
+      if (query.tagKey === undefined) return { total: 0, first: [] };
       const key = query.tagKey;
       const rankOf = (id: string) => this.entries.get(id)?.tagRanks?.get(key) ?? this.entries.get(id)?.rank ?? '';
-      return this.tags.lookup([key]).map((id) => ({ id, rank: rankOf(id) })).sort(byRank).map((m) => m.id);
+      const tagged = this.tags.lookup([key]);
+      return { total: tagged.length, first: smallest(tagged.map((id) => ({ id, tier: 0, rank: rankOf(id) })), needed).map((m) => m.id) };
     }
     let ids = this.terms.lookup(query.terms);
     if (query.tagKey !== undefined) {
@@ -66,17 +79,15 @@ export class LocalSearchIndex<Doc extends SearchableDocument> extends LocalReadM
     }
     const inTitles = new Set(this.titleTerms.lookup(query.terms));
     const exact = this.exact.get(query.exact) ?? new Set<string>();
-    return ids
-      .map((id) => ({ id, tier: exact.has(id) ? 0 : inTitles.has(id) ? 1 : 2, rank: this.entries.get(id)?.rank ?? '' }))
-      .sort((a, b) => a.tier - b.tier || byRank(a, b))
-      .map((m) => m.id);
+    const ranked = ids.map((id) => ({ id, tier: exact.has(id) ? 0 : inTitles.has(id) ? 1 : 2, rank: this.entries.get(id)?.rank ?? '' }));
+    return { total: ids.length, first: smallest(ranked, needed).map((m) => m.id) };
   }
 
   protected store(doc: Doc): void {
     this.drop(doc._id);
     const fields = this.fieldsOf(doc);
     const titleKeys = [...new Set(fields.title_keys)];
-    this.entries.set(doc._id, { rank: fields.search_rank, titleKeys, tagRanks: this.tagRanksOf?.(doc) });
+    this.entries.set(doc._id, { rank: fields.search_rank, titleKeys, tagRanks: this.tagRanksOf?.(doc), kept: this.keep?.(doc) });
     this.terms.put(doc._id, fields.search_terms);
     this.titleTerms.put(doc._id, fields.title_terms);
     this.tags.put(doc._id, fields.tag_keys);
@@ -102,4 +113,30 @@ export class LocalSearchIndex<Doc extends SearchableDocument> extends LocalReadM
   }
 }
 
-const byRank = (a: { rank: string }, b: { rank: string }) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0);
+interface Ranked {
+  id: string;
+  tier: number;
+  rank: string;
+}
+
+const byTierAndRank = (a: Ranked, b: Ranked) => a.tier - b.tier || (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : 0);
+
+/** The `k` first of `items` by tier then rank, in order (a bounded insertion: one comparison for most items). */
+export function smallest(items: Ranked[], k: number): Ranked[] {
+  if (k <= 0) return [];
+  if (items.length <= k * 4) return items.sort(byTierAndRank).slice(0, k);
+  const top: Ranked[] = [];
+  for (const item of items) {
+    if (top.length === k && byTierAndRank(item, top[k - 1]) >= 0) continue;
+    let lo = 0;
+    let hi = top.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byTierAndRank(top[mid], item) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    top.splice(lo, 0, item);
+    if (top.length > k) top.pop();
+  }
+  return top;
+}
