@@ -9,13 +9,17 @@ const base = require('./jest.config.js');
 
 const suites = [
   // book: search (every tier, tags, paging), collections (lists, tags, concurrent writes), reviews and
-  // the import (the book's compare-and-swap), reads of books and series
-  'book/search', 'book/search-order', 'book/collections', 'book/reviews', 'book/import', 'book/books',
-  // movie: search, and the import (its only write path)
-  'movie/search', 'movie/import',
+  // the import (the book's compare-and-swap), reads of books and series, a user's annotations
+  'book/search', 'book/search-order', 'book/collections', 'book/reviews', 'book/import', 'book/books', 'book/annotations',
+  // movie: search, and the import (its only write path; IMDb ids are claimed there)
+  'movie/search', 'movie/import', 'movie/imdb',
   // note and event: their write paths
   'note/notes-crud', 'note/notes-likes', 'note/notes-comments',
-  'event/event-participation', 'event/event-concurrency',
+  'event/event-participation', 'event/event-concurrency', 'event/event-search',
+  // imports of users' content: written through the repositories, counters recounted from their sources
+  'book/import-user-content', 'note/notes-import',
+  // account deletion (every area's erasure, through its write paths) and the change feed (the imports' writes)
+  'account/account-deletion', 'changes/changes',
 ];
 
 module.exports = {

@@ -7,7 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { cacheValidationMetadata, validationErrorsToApiError } from '@plaza/contracts';
 import {
-  ConfigError, connectNats, loadBannedWords, createLogger, initMetrics, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry, tracingActive,
+  ConfigError, connectNats, loadBannedWords, createLogger, initMetrics, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry, ServiceBus, tracingActive,
 } from '@plaza/platform';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
@@ -22,7 +22,7 @@ import { MULTIPART_LIMITS } from './pictures/multipart-body';
 import { registerTraceNaming, registerWireHooks } from './http/wire-hooks';
 import { requestIdOf } from './http/request-id';
 import { constantCorsHeaders, corsOptions } from './http/cors';
-import { httpServerWith } from './http/http-server';
+import { firstAnswer, httpServerWith } from './http/http-server';
 import { securityHeaders } from './http/security-headers';
 import { registerBodyShapeRules } from './http/body-shape';
 import { clientErrorHandler } from './http/early-errors';
@@ -31,11 +31,14 @@ import { registerResponseShaping } from './http/response-shaping.hooks';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { RateLimitPolicy } from './rate-limit/rate-limit.policy';
 import { registerAuthLimit } from './rate-limit/auth-limit.hook';
-import { registerInFlightLimit } from './rate-limit/in-flight.hook';
+import { InFlightLimit, registerInFlightRefusals } from './rate-limit/in-flight';
+import { clientAddressOf } from './config/trust-proxy';
 import { AccessPolicy } from './access/access-policy';
 import { registerCachedReadFastPath } from './cache/cached-read.fast-path';
 import { CachedReadLane } from './cache/cached-read.lane';
 import { MAX_PARAM_LENGTH } from './endpoints/route-patterns';
+import { registerWebPages } from './web/web-routes';
+import { serveOpenApiDocument } from './openapi/openapi.controller';
 
 async function bootstrap(): Promise<void> {
   let config: GatewayConfig;
@@ -76,8 +79,13 @@ async function bootstrap(): Promise<void> {
   // the CORS headers to be the same for every request, as they are when any origin is allowed
   const corsHeaders = constantCorsHeaders(config.CORS_ORIGINS);
   const lane = config.RESPONSE_CACHE_ENABLED && corsHeaders ? new CachedReadLane(config.RESPONSE_CACHE_MAX_ENTRIES, security, corsHeaders) : undefined;
+  // a caller's share of the gateway, counted and refused before fastify (rate-limit/in-flight.ts),
+  // after the lane: a cached answer is written at once and holds nothing
+  const inFlight = config.RATE_LIMIT_ENABLED
+    ? new InFlightLimit(config.RATE_LIMIT_CONCURRENT_PER_CALLER, clientAddressOf(config.TRUST_PROXY), security, corsHeaders)
+    : undefined;
   const adapter = new FastifyAdapter({
-    ...(lane || tracingActive() ? { serverFactory: httpServerWith(lane && ((req, res) => lane.tryAnswer(req, res))) } : {}),
+    ...(lane || inFlight || tracingActive() ? { serverFactory: httpServerWith(firstAnswer(lane && ((req, res) => lane.tryAnswer(req, res)), inFlight && ((req, res) => inFlight.admit(req, res)))) } : {}),
     // requests rejected before routing still get the error shape and the security headers
     frameworkErrors: frameworkErrorHandler(security),
     clientErrorHandler: clientErrorHandler(security),
@@ -108,6 +116,8 @@ async function bootstrap(): Promise<void> {
       exceptionFactory: validationErrorsToApiError,
     }),
   );
+  // /v2/openapi.json is generated from this application's routes, when first asked for
+  serveOpenApiDocument(app);
   const fastify = app.getHttpAdapter().getInstance();
   let closing = false;
   // before the CORS plugin's hook: preflight answers carry the security headers too, and an
@@ -122,8 +132,20 @@ async function bootstrap(): Promise<void> {
   });
   await app.register(cors, corsOptions(config.CORS_ORIGINS));
   registerTraceNaming(fastify);
+  // the web pages of the records' `alt` addresses (docs/api/web.md), in a cache of their own that
+  // the same invalidations reach. A repeat read of a cached page is answered on onRequest right
+  // here, after the security and CORS headers (and the trace's name) and before the API's hooks (auth limit,
+  // cached-read fast path, multipart): a page takes no token and counts against no limit but the
+  // in-flight share, which every request but the lane's counts before fastify sees it.
+  const pageCache = config.RESPONSE_CACHE_ENABLED
+    ? new ResponseCache({ maxEntries: Math.max(1, Math.floor(config.RESPONSE_CACHE_MAX_ENTRIES / 4)), maxBytes: Math.floor(config.RESPONSE_CACHE_MAX_BYTES / 4) }, logger)
+    : undefined;
+  registerWebPages(fastify, { bus: app.get(ServiceBus), cache: pageCache, publicWebUrl: config.PUBLIC_WEB_URL, timezone: config.SERVICE_TIMEZONE, logger });
   registerAuthLimit(fastify, app.get(RateLimitPolicy));
-  if (config.RATE_LIMIT_ENABLED) registerInFlightLimit(fastify, { policy: app.get(AccessPolicy), tokens: app.get(TokenVerifier), limit: config.RATE_LIMIT_CONCURRENT_PER_CALLER });
+  if (inFlight) {
+    registerInFlightRefusals(fastify);
+    inFlight.enable({ policy: app.get(AccessPolicy), tokens: app.get(TokenVerifier) });
+  }
   // the fast path's onRequest hook runs before multipart's: a cached read is answered without
   // multipart's per-request hook (a promise and a 'close' listener, for temp files no GET has)
   if (config.RESPONSE_CACHE_ENABLED) {
@@ -142,6 +164,7 @@ async function bootstrap(): Promise<void> {
   const limiter = app.get(RateLimiter);
   const tokens = app.get(TokenVerifier);
   app.get(ResponseCache).start(nats);
+  pageCache?.start(nats);
   const startWithRetry = (name: string, fn: () => Promise<void>) => {
     const attempt = () =>
       fn().catch((err: unknown) => {
@@ -162,6 +185,7 @@ async function bootstrap(): Promise<void> {
     markGatewayShuttingDown();
     closing = true;
     lane?.close();
+    inFlight?.close();
     // a keep-alive connection whose request finishes during the drain is closed once it goes idle
     // (server.close() closes only the connections idle at that moment)
     setInterval(() => fastify.server.closeIdleConnections(), 50).unref();

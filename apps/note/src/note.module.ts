@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
 import { DatabaseEngine, Sequences } from '@plaza/service-kit';
+import { NoteErasureController } from './erasure/note-erasure.controller';
 import type { Connection } from 'mongoose';
 import { NoteCommentDocument, NoteCommentSchema } from './comments/comment.schema';
 import { CommentsController } from './comments/comments.controller';
 import { CommentsRepository } from './comments/comments.repository';
 import { CommentsService } from './comments/comments.service';
+import { NoteImportController } from './import/note-import.controller';
+import { NoteImporter } from './import/note-importer';
 import { NoteLikeDocument, NoteLikeSchema } from './likes/like.schema';
 import { LikesRepository } from './likes/likes.repository';
 import { LikesService } from './likes/likes.service';
@@ -19,6 +22,7 @@ import { NotesService } from './notes/notes.service';
 import { NotePictures } from './pictures/note-pictures';
 import { NoteRepair } from './recovery/note-repair';
 import { NoteReconcileController } from './recovery/reconcile.controller';
+import { NoteExportController } from './export/note-export.controller';
 
 /**
  * The note service: notes, likes and comments, each collection with its repository; pictures via
@@ -32,7 +36,7 @@ import { NoteReconcileController } from './recovery/reconcile.controller';
       { name: NoteCommentDocument.name, schema: NoteCommentSchema },
     ]),
   ],
-  controllers: [NotesController, CommentsController, NoteReconcileController],
+  controllers: [NotesController, CommentsController, NoteReconcileController, NoteErasureController, NoteImportController, NoteExportController],
   providers: [
     NotesRepository,
     LikesRepository,
@@ -46,6 +50,7 @@ import { NoteReconcileController } from './recovery/reconcile.controller';
     NotesService,
     LikesService,
     CommentsService,
+    NoteImporter,
     // numeric ids of notes and comments
     { provide: Sequences, inject: [getConnectionToken()], useFactory: (connection: Connection) => new Sequences(connection) },
   ],

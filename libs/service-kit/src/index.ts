@@ -10,4 +10,8 @@ export * from './search/ranked-search';
 export * from './local-engine/local-read-model';
 export * from './local-engine/local-grouped-mirror';
 export * from './local-engine/local-search-index';
+export * from './local-engine/local-keyed-model';
 export * from './recovery/repair-journal';
+export * from './recovery/change-feed';
+export * from './recovery/change-feed.providers';
+export * from './export/export-pages';

@@ -11,6 +11,8 @@ export interface ScenarioResult extends RoundResult {
 }
 
 export interface ScaleRow {
+  /** The services' code path (DATABASE_MODE). */
+  branch: 'local' | 'mongodb';
   books: number;
   /** Book service restart until it answers a search (on the local engine: its indexes loaded). */
   warmMs: number;
@@ -19,6 +21,8 @@ export interface ScaleRow {
   coldByIdRps: number;
   searchP50: number;
   userCollectionsP50: number;
+  /** The book service's RSS after the rounds. */
+  bookRssMiB?: number;
 }
 
 export interface TargetCheck {
@@ -177,16 +181,18 @@ export function renderMarkdown(report: Report): string {
       lines.push(`| ${c.scenario} | ${processes.map((p) => f(c.micros[p])).join(' | ')} | ${f(total)} |`);
     }
   }
-  lines.push('', '## Memory (RSS)', '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
+  lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and each service restarted on it (as a second `npm start` finds it),', 'before any request; peak: at the end of the run.', '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
   for (const m of report.memory) lines.push(`| ${m.process} | ${m.idleMb} | ${m.peakMb} |`);
   if (report.scale.length > 0) {
     lines.push('', '## Growth with catalogue size (local engine: FerretDB on SQLite)', '');
-    lines.push('Cold reads by id on a gateway without response cache; the search is `q=春天`; the user list is');
-    lines.push('`/v2/book/user/:name/collections` for a user with 20 entries while the collections collection');
-    lines.push('holds one entry per book.', '');
-    lines.push('| books | book service restart to first search, s | by id p50 ms | by id p99 ms | by id req/s | search p50 ms | user list p50 ms |', '|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('Both branches of the services (`DATABASE_MODE`, docs/ENGINES.md) on the same engine: `local`, what');
+    lines.push('`npm start` runs, and `mongodb`, the code production runs. Cold reads by id on a gateway without');
+    lines.push('response cache; the search is `q=春天`; the user list is `/v2/book/user/:name/collections` for a user');
+    lines.push('with 20 entries while the collections collection holds one entry per book; the book service\'s RSS');
+    lines.push('after the rounds.', '');
+    lines.push('| branch | books | book service restart to first search, s | by id p50 ms | by id p99 ms | by id req/s | search p50 ms | user list p50 ms | book service MiB |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of report.scale) {
-      lines.push(`| ${r.books} | ${f(r.warmMs / 1000, 1)} | ${f(r.coldByIdP50)} | ${f(r.coldByIdP99)} | ${f(r.coldByIdRps)} | ${f(r.searchP50)} | ${f(r.userCollectionsP50)} |`);
+      lines.push(`| ${r.branch} | ${r.books} | ${f(r.warmMs / 1000, 1)} | ${f(r.coldByIdP50)} | ${f(r.coldByIdP99)} | ${f(r.coldByIdRps)} | ${f(r.searchP50)} | ${f(r.userCollectionsP50)} | ${f(r.bookRssMiB)} |`);
     }
   }
   if (report.cost) renderCost(report.cost, lines);

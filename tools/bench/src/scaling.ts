@@ -2,24 +2,39 @@ import { DEMO_PASSWORD, writeCatalogue } from '@plaza/demo';
 import { Stack, waitFor, workspaceRoot } from '@plaza/stack';
 import { MongoClient } from 'mongodb';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readIds } from './catalogue';
 import { runRound, single } from './load';
 import { ScaleRow } from './report';
 
+/** The services' two code paths (docs/ENGINES.md): `local` is what `npm start` runs, `mongodb` what production runs. */
+export type Branch = 'local' | 'mongodb';
+
+/** A process's resident memory now, in MiB (Linux), or undefined when it cannot be read. */
+function rssMiB(pid: number | undefined): number | undefined {
+  try {
+    const kb = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Math.round(Number(kb[1]) / 1024) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * How reads grow with the catalogue on the local engine: 1k books are imported through the real
- * importer; larger sizes are reached by copying those book documents under new ids straight
- * into the book database (importing 100k books through the service would take most of the
- * benchmark's time budget, and reads are what is measured). The collections collection is
- * filled the same way, one entry per book for users who never read their lists.
+ * How reads grow with the catalogue, on one branch of the services (DATABASE_MODE) over the
+ * local engine: 1k books are imported through the real importer; larger sizes are reached by
+ * copying those book documents under new ids straight into the book database (importing 100k
+ * books through the service would take most of the benchmark's time budget, and reads are what
+ * is measured). The collections collection is filled the same way, one entry per book for
+ * users who never read their lists. The book service's RSS shows whether it holds a copy of
+ * the catalogue (the local branch's in-memory indexes) or not (the MongoDB branch).
  */
-export async function measureScaling(dataDir: string, sizes: number[], say: (line: string) => void): Promise<ScaleRow[]> {
+export async function measureScaling(dataDir: string, sizes: number[], say: (line: string) => void, branch: Branch = 'local'): Promise<ScaleRow[]> {
   mkdirSync(dataDir, { recursive: true });
   const stack = await Stack.start({
     dataDir,
-    env: { LOG_LEVEL: 'warn', NODE_ENV: 'development' },
+    env: { LOG_LEVEL: 'warn', NODE_ENV: 'development', DATABASE_MODE: branch },
     appEnv: { gateway: { RESPONSE_CACHE_ENABLED: 'false' } },
   });
   const rows: ScaleRow[] = [];
@@ -72,7 +87,7 @@ export async function measureScaling(dataDir: string, sizes: number[], say: (lin
       await waitFor('the restarted book service', async () => (await fetch(`${stack.baseUrl}/v2/book/search?q=%E6%98%A5%E5%A4%A9`, { headers: auth })).status === 200, 300_000);
       await fetch(`${stack.baseUrl}/v2/book/user/${ids.users[0].uid}/collections`, { headers: auth });
       const warmMs = Date.now() - restarted;
-      say(`  scaling: ${count} books (book service restarted and indexes loaded in ${(warmMs / 1000).toFixed(1)} s)`);
+      say(`  scaling, ${branch} branch: ${count} books (book service restarted and indexes loaded in ${(warmMs / 1000).toFixed(1)} s)`);
       const byId = await runRound(stack.baseUrl, single({
         path: (ctx) => { ctx.id = allIds[Math.floor(Math.random() * allIds.length)]; return `/v2/book/${ctx.id as string}`; },
         headers: () => auth,
@@ -80,8 +95,9 @@ export async function measureScaling(dataDir: string, sizes: number[], say: (lin
       }), { connections: 4, durationSeconds: 4 });
       const search = await runRound(stack.baseUrl, single({ path: () => '/v2/book/search?q=%E6%98%A5%E5%A4%A9', headers: () => auth, verify: (s) => s === 200 }), { connections: 1, durationSeconds: 3 });
       const list = await runRound(stack.baseUrl, single({ path: () => `/v2/book/user/${ids.users[0].uid}/collections`, headers: () => auth, verify: (s, body) => s === 200 && body.includes('"total":20') }), { connections: 1, durationSeconds: 3 });
-      rows.push({ books: count, warmMs, coldByIdP50: byId.p50, coldByIdP99: byId.p99, coldByIdRps: byId.rps, searchP50: search.p50, userCollectionsP50: list.p50 });
-      say(`    by id p50 ${byId.p50} ms (${Math.round(byId.rps)} req/s), search p50 ${search.p50} ms, user list p50 ${list.p50} ms`);
+      const bookRssMiB = rssMiB(stack.apps.get('book')?.pid);
+      rows.push({ branch, books: count, warmMs, coldByIdP50: byId.p50, coldByIdP99: byId.p99, coldByIdRps: byId.rps, searchP50: search.p50, userCollectionsP50: list.p50, bookRssMiB });
+      say(`    by id p50 ${byId.p50} ms (${Math.round(byId.rps)} req/s), search p50 ${search.p50} ms, user list p50 ${list.p50} ms, book service ${bookRssMiB ?? '?'} MiB`);
     }
   } finally {
     await client.close();

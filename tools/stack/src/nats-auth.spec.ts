@@ -62,13 +62,13 @@ describe('NATS permissions (issue 25)', () => {
   it('lets the gateway request every subject but the imports, and serve none', () => {
     for (const subject of subjects) expect({ subject, gateway: may(table.gateway, 'publish', subject) }).toEqual({ subject, gateway: !isImport(subject) });
     expect(table.gateway.allowResponses).toBe(false);
-    expect(table.gateway.subscribe.flatMap((g) => g.subjects).sort()).toEqual(['_INBOX.>', 'cache.v1.invalidated']);
+    expect(table.gateway.subscribe.flatMap((g) => g.subjects).sort()).toEqual(['_INBOX_gateway.>', 'cache.v1.invalidated']);
   });
 
   it('lets the importer publish only the import subjects and the pings of the services it loads into', () => {
     const allowed = subjects.filter((s) => may(table.importer, 'publish', s));
     expect(allowed.sort()).toEqual(IMPORT_SERVICES.flatMap((s) => [importBatchMessage(s).subject, pingMessage(s).subject]).sort());
-    expect(IMPORT_SERVICES).toEqual(['identity', 'book', 'movie', 'event']);
+    expect(IMPORT_SERVICES).toEqual(['identity', 'book', 'movie', 'note', 'event']);
     expect(may(table.importer, 'publish', 'identity.v1.token.issue')).toBe(false);
     expect(may(table.importer, 'subscribe', 'identity.v1.>')).toBe(false);
     expect(may(table.importer, 'publish', '$KV.revocations.jti.x')).toBe(false);
@@ -76,7 +76,7 @@ describe('NATS permissions (issue 25)', () => {
 
   it('lets the reconcile job publish only the reconcile subjects', () => {
     expect(subjects.filter((s) => may(table.reconcile, 'publish', s)).sort()).toEqual(['book.v1.reconcile.run', 'event.v1.reconcile.run', 'note.v1.reconcile.run']);
-    expect(table.reconcile.subscribe.flatMap((g) => g.subjects)).toEqual(['_INBOX.>']);
+    expect(table.reconcile.subscribe.flatMap((g) => g.subjects)).toEqual(['_INBOX_reconcile.>']);
   });
 
   it('lets a service request only the other areas\' subjects it uses, and no import', () => {
@@ -105,12 +105,14 @@ describe('NATS permissions (issue 25)', () => {
     for (const api of ['STREAM.DELETE', 'STREAM.UPDATE', 'STREAM.PURGE']) expect(writers(`$JS.API.${api}.KV_revocations`)).toEqual([]);
   });
 
-  it('lets the gateway store pictures, book and note change their metadata and delete them, nobody else touch them', () => {
+  it('lets the gateway (and the importer, an archive\'s) store pictures, book and note change their metadata and delete them, nobody else touch them', () => {
     const users = (subject: string) => NATS_USERS.filter((u) => may(table[u], 'publish', subject));
-    expect(users('$O.pictures.C.chunkid')).toEqual(['gateway']);
-    expect(users('$O.pictures.M.bmFtZQ==')).toEqual(['gateway', 'book', 'note']);
+    // the importer stores an export archive's pictures (docs/api/export.md)
+    expect(users('$O.pictures.C.chunkid')).toEqual(['gateway', 'importer']);
+    expect(users('$O.pictures.M.bmFtZQ==')).toEqual(['gateway', 'book', 'note', 'importer']);
+    // it never purges: a picture it stored is deleted by the service that owns it
     expect(users('$JS.API.STREAM.PURGE.OBJ_pictures')).toEqual(['gateway', 'book', 'note']);
-    expect(users('$JS.API.STREAM.MSG.GET.OBJ_pictures')).toEqual(['gateway', 'book', 'note']);
+    expect(users('$JS.API.STREAM.MSG.GET.OBJ_pictures')).toEqual(['gateway', 'book', 'note', 'importer']);
   });
 
   it('names the buckets the apps open', () => {

@@ -1,6 +1,6 @@
 import {
-  CACHE_INVALIDATED, IdentityMessages, ImportKindOwners, importBatchMessage, pingMessage, ReconciledServices, reconcileMessage, RESOLVE_LOC, REVOCATION_BUCKET, ServiceName,
-  ServiceNames,
+  CACHE_INVALIDATED, CHANGE_STREAM, natsInboxPrefix, ChangeKindOwners, changeSubject, ErasedServices, erasureMessage, IdentityMessages, ImportKindOwners, importBatchMessage,
+  pingMessage, ReconciledServices, reconcileMessage, RESOLVE_LOC, REVOCATION_BUCKET, ServiceName, ServiceNames,
 } from '@plaza/contracts';
 import { randomBytes } from 'node:crypto';
 
@@ -27,13 +27,11 @@ export const NATS_USERS = ['gateway', ...ServiceNames, 'importer', 'reconcile'] 
 export type NatsUser = (typeof NATS_USERS)[number];
 
 /**
- * Where replies and JetStream deliveries arrive: nats.js's default inbox prefix, shared by every
- * user. So a user could read replies meant for another (not forge them: nobody may publish to an
- * inbox; services answer through allow_responses). Per-user prefixes (`_INBOX_<user>.>`) need
- * the ServiceBus to take its inbox from the connection's `inboxPrefix` first (it calls
- * `createInbox()` with nats.js's default).
+ * Where a user's replies and JetStream deliveries arrive: its own inbox prefix (the apps connect
+ * with `inboxPrefix` set to it), so no user can read the replies meant for another. Nobody may
+ * publish to an inbox: services answer through allow_responses.
  */
-export const INBOXES = '_INBOX.>';
+export const inboxesOf = (user: NatsUser) => `${natsInboxPrefix(user)}.>`;
 
 /** JetStream names of the buckets (libs/platform/src/nats/buckets.ts, libs/contracts; the spec checks they agree). */
 export const RATE_LIMIT_BUCKET = 'ratelimits';
@@ -98,7 +96,24 @@ function pictureReads(create: boolean): string[] {
 /** The subjects `<service>.v1.>` a service serves. */
 const own = (service: ServiceName) => `${service}.v1.>`;
 
-const inbox: Grant = { why: 'replies to its requests and JetStream deliveries', subjects: [INBOXES] };
+/**
+ * The change feed (docs/api/changes.md): the services that own catalogue kinds publish their
+ * changes to the stream's subjects (each only its own kinds) and create the stream if it is not
+ * there yet; the gateways read it by sequence with batched direct gets (the stream allows them).
+ */
+function changePublisher(name: ServiceName): Grant {
+  const kinds = (Object.keys(ChangeKindOwners) as Array<keyof typeof ChangeKindOwners>).filter((k) => ChangeKindOwners[k] === name);
+  return {
+    why: `the change feed "${CHANGE_STREAM}": its ${kinds.join(', ')} changes published (acknowledged by JetStream), the stream created if missing`,
+    subjects: [...kinds.map(changeSubject), ...openBucket(CHANGE_STREAM, true)],
+  };
+}
+const changeReads: Grant = {
+  why: `the change feed "${CHANGE_STREAM}": its state and batched direct gets by sequence, never written`,
+  subjects: [api(`STREAM.INFO.${CHANGE_STREAM}`), api(`DIRECT.GET.${CHANGE_STREAM}`)],
+};
+
+const inbox = (user: NatsUser): Grant => ({ why: 'replies to its requests and JetStream deliveries, in its own inbox', subjects: [inboxesOf(user)] });
 const invalidate: Grant = { why: 'response-cache invalidation after writes and imports (every gateway listens)', subjects: [CACHE_INVALIDATED.subject] };
 const resolveUsers: Grant = { why: 'users belong to identity (UsersDirectory)', subjects: [IdentityMessages.resolveUsers.subject] };
 
@@ -109,7 +124,7 @@ function service(name: ServiceName, publish: Grant[]): NatsPermissions {
   return {
     publish: [invalidate, ...publish],
     publishDeny: [],
-    subscribe: [{ why: 'the subjects it serves (queue group), and nobody else does', subjects: [own(name)] }, inbox],
+    subscribe: [{ why: 'the subjects it serves (queue group), and nobody else does', subjects: [own(name)] }, inbox(name)],
     allowResponses: true,
   };
 }
@@ -136,10 +151,14 @@ export function natsPermissions(): Record<NatsUser, NatsPermissions> {
         },
         { ...pictures, why: `${pictures.why}; uploads store chunks and metadata` },
         { why: 'stored pictures: chunks, metadata, and purges when an upload is replaced or dropped', subjects: [`$O.${PICTURE_BUCKET}.>`, api(`STREAM.PURGE.${OBJ}`)] },
+        changeReads,
       ],
       // `<service>.v1.import.batch` (importBatchMessage), and whatever else an area adds under import
-      publishDeny: [{ why: 'imports are the importer\'s alone', subjects: ServiceNames.map((s) => `${s}.v1.import.>`) }],
-      subscribe: [inbox, { why: 'response-cache invalidations', subjects: [CACHE_INVALIDATED.subject] }],
+      publishDeny: [
+        { why: 'imports are the importer\'s alone', subjects: ServiceNames.map((s) => `${s}.v1.import.>`) },
+        { why: 'erasing a deleted account\'s records is identity\'s alone (after the password check)', subjects: ErasedServices.map((s) => erasureMessage(s).subject) },
+      ],
+      subscribe: [inbox('gateway'), { why: 'response-cache invalidations', subjects: [CACHE_INVALIDATED.subject] }],
       allowResponses: false,
     },
     identity: service('identity', [
@@ -147,24 +166,29 @@ export function natsPermissions(): Record<NatsUser, NatsPermissions> {
         why: `the revocation bucket "${REVOCATION_BUCKET}": created and written by identity alone`,
         subjects: [...openBucket(`KV_${REVOCATION_BUCKET}`, true), `$KV.${REVOCATION_BUCKET}.>`],
       },
+      { why: 'a deleted account\'s records erased by the areas that keep them (docs/api/account.md)', subjects: ErasedServices.map((s) => erasureMessage(s).subject) },
     ]),
-    book: service('book', [resolveUsers, pictures, pictureWrites]),
-    movie: service('movie', [resolveUsers, { why: 'cities belong to event (in_theaters?city=)', subjects: [RESOLVE_LOC.subject] }]),
+    book: service('book', [resolveUsers, pictures, pictureWrites, changePublisher('book')]),
+    movie: service('movie', [resolveUsers, { why: 'cities belong to event (in_theaters?city=)', subjects: [RESOLVE_LOC.subject] }, changePublisher('movie')]),
     note: service('note', [{ ...resolveUsers, subjects: [IdentityMessages.resolveUsers.subject, IdentityMessages.friends.subject] }, pictures, pictureWrites]),
-    event: service('event', [resolveUsers]),
+    event: service('event', [resolveUsers, changePublisher('event')]),
     importer: {
       publish: [
         { why: 'imports, each kind to the service that owns it', subjects: IMPORT_SERVICES.map((s) => importBatchMessage(s).subject) },
         { why: 'whether those services answer, before it starts', subjects: IMPORT_SERVICES.map((s) => pingMessage(s).subject) },
+        {
+          why: `an export archive's pictures stored before the records that name them (docs/api/export.md): the picture object store "${PICTURE_BUCKET}" opened, chunks and metadata written`,
+          subjects: [...pictureReads(true), `$O.${PICTURE_BUCKET}.>`],
+        },
       ],
       publishDeny: [],
-      subscribe: [inbox],
+      subscribe: [inbox('importer')],
       allowResponses: false,
     },
     reconcile: {
       publish: [{ why: 'recounting the derived counters of the services that keep them (apps/reconcile)', subjects: ReconciledServices.map((s) => reconcileMessage(s).subject) }],
       publishDeny: [],
-      subscribe: [inbox],
+      subscribe: [inbox('reconcile')],
       allowResponses: false,
     },
   };

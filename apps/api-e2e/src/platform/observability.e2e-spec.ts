@@ -33,6 +33,9 @@ describe('metrics and traces through the real stack', () => {
     const endpoint = await receiver.start();
     stack = await startPrivateStack({
       env: {
+        // production's branch (docs/ENGINES.md): the local branch answers a book by id from the
+        // book service's memory, so only this one shows the MongoDB spans and commands of a read
+        DATABASE_MODE: 'mongodb',
         OTEL_TRACES_EXPORTER: 'otlp',
         OTEL_EXPORTER_OTLP_ENDPOINT: endpoint,
         OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',

@@ -160,6 +160,14 @@ describe('NATS as the gateway', () => {
 });
 
 describe('NATS as a service (book)', () => {
+  it('reads replies in its own inbox only: the gateway\'s, identity\'s and the shared default are refused', async () => {
+    const book = await as('book');
+    for (const inbox of ['_INBOX_gateway.>', '_INBOX_identity.>', '_INBOX.>', '>']) {
+      expect(await subscription(book.nc, inbox)).toMatchObject({ code: ErrorCode.PermissionsViolation, permissionContext: { operation: 'subscription', subject: inbox } });
+    }
+    expect(await subscription(book.nc, '_INBOX_book.>')).toBeUndefined();
+  });
+
   it('cannot subscribe to identity\'s subjects', async () => {
     const book = await as('book');
     expect(await subscription(book.nc, 'identity.v1.>')).toMatchObject({ code: ErrorCode.PermissionsViolation, permissionContext: { operation: 'subscription', subject: 'identity.v1.>' } });

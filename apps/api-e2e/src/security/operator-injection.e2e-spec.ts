@@ -87,6 +87,7 @@ const INPUTS: Record<string, Inputs> = {
   'GET /v2/movie/celebrity/:id/works': { path: () => ({ id: '1300001' }) },
   'GET /v2/movie/celebrity/:id/photos': { path: () => ({ id: '1300001' }) },
   'GET /v2/movie/search': { path: none, query: ['q', 'tag'] },
+  'GET /v2/movie/imdb/:imdb': { path: () => ({ imdb: 'tt0260001' }) },
   'GET /v2/movie/top250': { path: none },
   'GET /v2/movie/us_box': { path: none },
   'GET /v2/movie/weekly': { path: none },
@@ -117,6 +118,7 @@ const INPUTS: Record<string, Inputs> = {
   'GET /v2/event/user_participated/:id': { path: () => ({ id: owner.id }), query: ['status'] },
   'GET /v2/event/user_wished/:id': { path: () => ({ id: owner.id }), query: ['status'] },
   'GET /v2/event/list': { path: none, query: ['loc', 'day_type', 'type'] },
+  'GET /v2/event/search': { path: none, query: ['q', 'loc', 'day_type', 'type'] },
   'GET /v2/loc/:id': { path: () => ({ id: '108288' }) },
   'GET /v2/loc/list': { path: none },
   'POST /v2/event/:id/participants': { path: () => ({ id: EVENT }), body: { participate_date: '2099-03-02' }, hidden: true },
@@ -128,6 +130,13 @@ const INPUTS: Record<string, Inputs> = {
   'GET /v2/user/~me': { path: none },
   'GET /v2/user/:name': { path: () => ({ name: owner.uid }) },
   'GET /v2/user': { path: none, query: ['q'] },
+  // the intruder's own account, with a wrong password beside each injected value: never deleted
+  'POST /v2/user/~me/delete': { path: none, body: { password: 'not the password' } },
+  // the intruder's own records only: the route takes no input but the token
+  'GET /v2/user/~me/export': { path: none },
+
+  // ---- the change feed (the intruder's token lacks its scope: every answer is a clean 403)
+  'GET /v2/changes': { path: none, query: ['since', 'kinds', 'count'] },
 
   // ---- pictures: a private one, which only its signature opens
   'GET /v2/picture/:name': { path: (t) => ({ name: t.picture }), query: ['ck', 'e'], hidden: true },

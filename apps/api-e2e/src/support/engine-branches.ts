@@ -12,6 +12,7 @@ import type { Stack } from '@plaza/stack';
 export const ENGINE_BRANCHES: Record<string, string[]> = {
   book: [
     'book.search',
+    'book.books.by-ids',
     'book.books.replace',
     'book.books.search-upkeep',
     'book.collections.replace',
@@ -19,17 +20,23 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'book.collections.upkeep',
     'book.collections.list',
     'book.collections.tags',
+    'book.annotations.by-author',
+    'book.annotations.upkeep',
+    'change-feed.clear',
   ],
   movie: [
     'movie.search',
     'movie.search.upkeep',
     'movie.subject-views.change',
+    'movie.subject-views.simples',
+    'movie.subject-views.simples-upkeep',
     'movie.celebrity-views.change',
     'movie.listings.change',
     'movie.lists.change',
+    'change-feed.clear',
   ],
   note: ['note.notes.counters'],
-  event: ['event.events.counters'],
+  event: ['event.events.counters', 'event.search', 'change-feed.clear'],
 };
 
 const METRIC = /^plaza_engine_branch_runs_total\{([^}]*)\}\s+(\d+(?:\.\d+)?)/;

@@ -1,3 +1,4 @@
+import { natsInboxPrefix } from '@plaza/contracts';
 import type { NatsUser } from '@plaza/stack';
 import { existsSync, readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'nats';
@@ -39,5 +40,6 @@ export function stackInfo(): StackInfo {
 export function natsOptionsAs(user: NatsUser): ConnectionOptions {
   const info = stackInfo();
   const { user: name, password } = info.natsUsers[user];
-  return { servers: info.natsServerUrl, user: name, pass: password };
+  // as the apps do: each user reads replies in its own inbox only (natsInboxPrefix)
+  return { servers: info.natsServerUrl, user: name, pass: password, inboxPrefix: natsInboxPrefix(name) };
 }

@@ -63,6 +63,7 @@ export class AccessPolicy {
   /** Login, movie tier and scope, from the endpoint's row of the table. */
   checkEndpoint(endpoint: EndpointDefinition, caller: Caller, hasBearer: boolean): void {
     if (endpoint.access === 'user' && !caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
+    if (endpoint.access === 'token' && !hasBearer) throw new ApiError('need_permission', 'a token is required');
     if (endpoint.tiers && !endpoint.tiers.includes(caller.tier)) throw new ApiError('uri_not_found', `not available to the ${caller.tier} tier`);
     if (hasBearer && endpoint.scope && !hasScope(caller, endpoint.scope)) {
       throw new ApiError('invalid_credencial2', 'the token lacks the scope this endpoint needs');

@@ -1,4 +1,5 @@
 import proxyAddr from '@fastify/proxy-addr';
+import type { IncomingMessage } from 'node:http';
 import { parseBoolean } from '@plaza/platform';
 import { ValidateBy, ValidationOptions } from 'class-validator';
 
@@ -36,4 +37,18 @@ export function IsTrustProxy(options?: ValidationOptions): PropertyDecorator {
     },
     options,
   );
+}
+
+/**
+ * The client's address of a raw request, as fastify's `request.ip` reads it with the same
+ * `trustProxy`: the peer's, or the nearest address in X-Forwarded-For that is not a trusted proxy.
+ * For the checks made before fastify sees a request (the in-flight limit).
+ */
+export function clientAddressOf(trust: TrustProxy): (req: IncomingMessage) => string {
+  if (trust === false) return (req) => req.socket.remoteAddress ?? '';
+  const trusted = trust === true ? () => true : proxyAddr.compile(trust);
+  return (req) => {
+    const addresses = proxyAddr.all(req, trusted);
+    return addresses[addresses.length - 1] ?? '';
+  };
 }

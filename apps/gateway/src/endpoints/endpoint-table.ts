@@ -1,5 +1,5 @@
 import {
-  AnnotationInput, CollectionInput, MovieTier, NoteCommentInput, NoteInput, NotePicturesInput, ParticipateBody, ReviewCreateInput,
+  AccountDeleteInput, AnnotationInput, CollectionInput, MovieTier, NoteCommentInput, NoteInput, NotePicturesInput, ParticipateBody, ReviewCreateInput,
   ReviewUpdateInput, Scope,
 } from '@plaza/contracts';
 
@@ -9,8 +9,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
  * - `public`: anyone; a token, if sent, must be valid and carry the scope.
  * - `user`: a logged-in user (a token with a user) is required: no token, or a client-only
  *   token, gives 403/1000.
+ * - `token`: a token is required, an app's (client credentials) or a user's; none gives 403/1000.
  */
-export type Access = 'public' | 'user';
+export type Access = 'public' | 'user' | 'token';
 
 export interface Paging {
   defaultCount: number;
@@ -118,6 +119,8 @@ export const Endpoints = {
   // ---- movies (spec "Movies"; tiers from docs/api/README.md, "Tiers and scopes") ----
   movieSubject: { method: 'GET', path: '/v2/movie/subject/:id', scope: movieRead, access: 'public', tiers: BAP, movieLimit: true, summary: 'A movie subject (fields by tier)',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'movie', tags: (p) => [`movie:subject:${p.id}`] } },
+  movieByImdb: { method: 'GET', path: '/v2/movie/imdb/:imdb', scope: movieRead, access: 'public', tiers: BAP, movieLimit: true, summary: 'A movie subject by its IMDb id (fields by tier)',
+    cache: { ttlSeconds: CATALOGUE_TTL, area: 'movie', tags: (p, body) => [`movie:imdb:${p.imdb}`, `movie:subject:${(body as { id?: string } | undefined)?.id}`] } },
   movieCelebrity: { method: 'GET', path: '/v2/movie/celebrity/:id', scope: movieRead, access: 'public', tiers: BA, movieLimit: true, summary: 'A celebrity (fields by tier)',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'movie', tags: (p) => [`movie:celebrity:${p.id}`] } },
   movieSubjectPhotos: { method: 'GET', path: '/v2/movie/subject/:id/photos', scope: movieRead, access: 'public', tiers: AP, movieLimit: true, listKey: 'photos', paging: page(10), summary: "A subject's photos",
@@ -167,6 +170,7 @@ export const Endpoints = {
   eventsCreatedBy: { method: 'GET', path: '/v2/event/user_created/:id', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events a user created' },
   eventsParticipatedBy: { method: 'GET', path: '/v2/event/user_participated/:id', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events a user takes part in' },
   eventsWishedBy: { method: 'GET', path: '/v2/event/user_wished/:id', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events a user is interested in' },
+  eventSearch: { method: 'GET', path: '/v2/event/search', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Search events', errorStatuses: [404] },
   eventList: { method: 'GET', path: '/v2/event/list', scope: 'event_basic_r', access: 'public', listKey: 'events', paging: page(20), summary: 'Events in a city', errorStatuses: [404] },
   locGet: { method: 'GET', path: '/v2/loc/:id', scope: 'event_basic_r', access: 'public', summary: 'A city',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'event', tags: (p) => [`loc:${p.id}`] } },
@@ -181,6 +185,11 @@ export const Endpoints = {
   userMe: { method: 'GET', path: '/v2/user/~me', scope: 'service_basic_common', access: 'user', summary: 'The signed-in user' },
   userGet: { method: 'GET', path: '/v2/user/:name', scope: 'service_basic_common', access: 'public', summary: 'A user by uid or numeric id', errorStatuses: [404] },
   userSearch: { method: 'GET', path: '/v2/user', scope: 'service_basic_common', access: 'public', listKey: 'users', paging: page(20, 100), summary: 'Find users by name or uid' },
+  accountDelete: { method: 'POST', path: '/v2/user/~me/delete', scope: 'service_basic_common', access: 'user', status: 202, summary: 'Delete the signed-in account (password confirmed; docs/api/account.md)', body: { dto: AccountDeleteInput } },
+  accountExport: { method: 'GET', path: '/v2/user/~me/export', scope: 'service_basic_common', access: 'user', summary: 'Everything the signed-in user created, as a tar archive in the import format (docs/api/export.md)' },
+
+  // ---- the public catalogue's change feed (docs/api/changes.md) ----
+  changes: { method: 'GET', path: '/v2/changes', scope: 'catalogue_changes_r', access: 'token', listKey: 'changes', summary: 'Changes of the public catalogue, in order, from a cursor', errorStatuses: [410] },
 
   // ---- pictures (docs/api/README.md, "Pictures") ----
   pictureGet: { method: 'GET', path: '/v2/picture/:name', scope: null, access: 'public', unlimited: true, summary: 'A stored picture (private ones need a signed address)' },

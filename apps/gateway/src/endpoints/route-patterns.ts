@@ -6,6 +6,8 @@ export const WILDCARDS: Record<string, string> = {
   id: `${PATH_ID_CHARACTERS}+`,
   cid: `${PATH_ID_CHARACTERS}+`,
   name: `${PATH_NAME_CHARACTERS}+`,
+  /** An IMDb id: the router takes any name, the service answers a malformed one 400/1016 (docs/api/movie.md). */
+  imdb: `${PATH_NAME_CHARACTERS}+`,
 };
 
 /** The longest path parameter the router matches (fastify `maxParamLength`); a longer one matches no route. */

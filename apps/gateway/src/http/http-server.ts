@@ -5,6 +5,14 @@ import { createServer, IncomingMessage, Server, ServerOptions, ServerResponse } 
 /** Looks at a request before fastify does; true when it answered it. */
 export type RequestShortcut = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+/** The shortcuts given, in order, until one answers; undefined when none is given. */
+export function firstAnswer(...shortcuts: Array<RequestShortcut | undefined | false>): RequestShortcut | undefined {
+  const given = shortcuts.filter((s): s is RequestShortcut => Boolean(s));
+  if (given.length <= 1) return given[0];
+  const [first, second] = given;
+  return given.length === 2 ? (req, res) => first(req, res) || second(req, res) : (req, res) => given.some((s) => s(req, res));
+}
+
 /**
  * fastify's `serverFactory`: the HTTP/1 server fastify would make itself (its timeouts and
  * per-socket limit, applied the same way), with `shortcut` (the cached-read lane), when there is

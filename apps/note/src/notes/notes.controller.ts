@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
-import { AddNotePicturesRequest, CreateNoteRequest, GetNoteRequest, ListUserNotesRequest, NoteMessages, NoteRequest, UpdateNoteRequest } from '@plaza/contracts';
+import { AddNotePicturesRequest, CreateNoteRequest, GetNoteRequest, GetPublicNoteRequest, ListUserNotesRequest, NoteMessages, NoteRequest, UpdateNoteRequest } from '@plaza/contracts';
 import { LikesService } from '../likes/likes.service';
 import { NotesService } from './notes.service';
 
@@ -19,6 +19,11 @@ export class NotesController {
   @MessagePattern(NoteMessages.get.subject)
   get(@Payload() req: GetNoteRequest) {
     return this.notes.get(req);
+  }
+
+  @MessagePattern(NoteMessages.getPublic.subject)
+  getPublic(@Payload() req: GetPublicNoteRequest) {
+    return this.notes.getPublic(req);
   }
 
   @MessagePattern(NoteMessages.update.subject)

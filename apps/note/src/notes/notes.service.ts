@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
-  AddNotePicturesRequest, ApiError, BannedWords, CreateNoteRequest, envelope, GetNoteRequest, ListUserNotesRequest, MAX_NOTE_CONTENT_LENGTH, Note, NoteList,
+  AddNotePicturesRequest, ApiError, BannedWords, CreateNoteRequest, envelope, GetNoteRequest, GetPublicNoteRequest, ListUserNotesRequest, MAX_NOTE_CONTENT_LENGTH, Note, NoteList,
   NoteRequest, UpdateNoteRequest,
 } from '@plaza/contracts';
 import { Clock, CLOCK, withinPageBudget } from '@plaza/platform';
@@ -63,6 +63,13 @@ export class NotesService {
 
   async get(req: GetNoteRequest): Promise<Note> {
     const note = await this.access.readable(req.id, viewerOf(req.caller));
+    return this.views.note(note, req.format);
+  }
+
+  /** A note for anyone, signed in or not (its web page): only a public one; 1006 when missing, 403/1000 otherwise. */
+  async getPublic(req: GetPublicNoteRequest): Promise<Note> {
+    const note = await this.access.existing(req.id);
+    if (note.privacy !== 'public') throw new ApiError('need_permission', 'the note is not public');
     return this.views.note(note, req.format);
   }
 

@@ -8,7 +8,7 @@ import {
   AnnotationInput, AnnotationReadQuery, BookAnnotationsQuery, BookSearchQuery, CollectionInput, CollectionLookupQuery,
   ReviewCreateInput, ReviewUpdateInput, UserCollectionsQuery,
 } from './book.inputs';
-import { Annotation, AnnotationList, Book, BookList, Collection, CollectionList, Review, TagList } from './book.types';
+import { Annotation, AnnotationList, Book, BookList, Collection, CollectionList, Review, ReviewList, TagList } from './book.types';
 import { PATH_ID, PATH_NAME } from '../common/path-params';
 
 // Path ids and users (`:name`: uid or numeric id) are checked again as the router matched them (PATH_ID, PATH_NAME).
@@ -109,6 +109,16 @@ export class ReviewDeleteRequest extends WithCaller {
   @Matches(PATH_ID) id!: string;
 }
 
+/** One review with its whole `content` (the web page of its `alt`, docs/api/web.md). */
+export class ReviewGetRequest extends WithCaller {
+  @Matches(PATH_ID) id!: string;
+}
+
+/** A book's newest reviews, with their abridged `summary` (the book's web page). */
+export class BookReviewsRequest extends WithPage {
+  @Matches(PATH_ID) id!: string;
+}
+
 /** Request/reply subjects of the book service (`book.v1.<resource>.<action>`). */
 export const BookMessages = {
   getBook: defineMessage<BookIdRequest, Book>('book.v1.book.get', BookIdRequest),
@@ -134,6 +144,8 @@ export const BookMessages = {
   createReview: defineMessage<ReviewCreateRequest, Review>('book.v1.review.create', ReviewCreateRequest),
   updateReview: defineMessage<ReviewUpdateRequest, Review>('book.v1.review.update', ReviewUpdateRequest),
   deleteReview: defineMessage<ReviewDeleteRequest, Record<string, never>>('book.v1.review.delete', ReviewDeleteRequest),
+  getReview: defineMessage<ReviewGetRequest, Review>('book.v1.review.get', ReviewGetRequest),
+  bookReviews: defineMessage<BookReviewsRequest, ReviewList>('book.v1.review.list-by-book', BookReviewsRequest),
 } as const;
 
 /** The picture area name of annotations (object-store keys `book-<hex>`). */

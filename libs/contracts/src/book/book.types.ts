@@ -122,3 +122,4 @@ export type BookList = ListEnvelope<'books', Book>;
 export type TagList = ListEnvelope<'tags', Tag>;
 export type CollectionList = ListEnvelope<'collections', Collection>;
 export type AnnotationList = ListEnvelope<'annotations', Annotation>;
+export type ReviewList = ListEnvelope<'reviews', Review>;

@@ -71,6 +71,9 @@ export const Errors = define({
   service_timeout: { code: 1102, status: 504, msg: 'service_timeout' },
   request_too_large: { code: 1103, status: 413, msg: 'request_too_large' },
   unsupported_media_type: { code: 1104, status: 415, msg: 'unsupported_media_type' },
+
+  // Change feed (docs/api/changes.md)
+  changes_cursor_expired: { code: 1110, status: 410, msg: 'cursor_expired(resync the catalogue)' },
 });
 
 export type ErrorName = keyof typeof Errors;

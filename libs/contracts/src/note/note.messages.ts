@@ -54,6 +54,12 @@ export class GetNoteRequest extends NoteRequest {
   @IsOptional() @IsIn(NoteFormats) format?: NoteFormat;
 }
 
+/** A public note for anyone, no caller (the web page of its `alt`, docs/api/web.md): 403/1000 unless public. */
+export class GetPublicNoteRequest {
+  @Matches(PATH_ID) id!: string;
+  @IsOptional() @IsIn(NoteFormats) format?: NoteFormat;
+}
+
 export class CreateNoteRequest extends CallerRequest {
   @IsDefined() @ValidateNested() @Type(() => NoteInput) note!: NoteInput;
   @IsDefined() @ValidateNested() @Type(() => NotePictureUploads) uploads!: NotePictureUploads;
@@ -101,4 +107,5 @@ export const NoteMessages = {
   createComment: defineMessage<CreateNoteCommentRequest, NoteComment>('note.v1.comment.create', CreateNoteCommentRequest),
   getComment: defineMessage<NoteCommentRequest, NoteComment>('note.v1.comment.get', NoteCommentRequest),
   deleteComment: defineMessage<NoteCommentRequest, Record<string, never>>('note.v1.comment.delete', NoteCommentRequest),
+  getPublic: defineMessage<GetPublicNoteRequest, Note>('note.v1.note.get-public', GetPublicNoteRequest),
 } as const;

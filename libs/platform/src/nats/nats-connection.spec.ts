@@ -60,9 +60,9 @@ describe('NATS credentials settings', () => {
   });
 
   it('gives nats.js the user and password, a password file read without its line end, or the URL\'s', () => {
-    expect(natsAuth({ NATS_URL: url, NATS_USER: 'book', NATS_PASSWORD: 'p' })).toEqual({ servers: [url], options: { user: 'book', pass: 'p' }, who: 'user book' });
-    expect(natsAuth({ NATS_URL: url, NATS_USER: 'book', NATS_PASSWORD_FILE: passwordFile }).options).toEqual({ user: 'book', pass: 'nfilepassword' });
-    expect(natsAuth({ NATS_URL: 'nats://importer:x@127.0.0.1:4222' })).toEqual({ servers: [url], options: { user: 'importer', pass: 'x' }, who: 'user importer' });
+    expect(natsAuth({ NATS_URL: url, NATS_USER: 'book', NATS_PASSWORD: 'p' })).toEqual({ servers: [url], options: { user: 'book', pass: 'p', inboxPrefix: '_INBOX_book' }, who: 'user book' });
+    expect(natsAuth({ NATS_URL: url, NATS_USER: 'book', NATS_PASSWORD_FILE: passwordFile }).options).toEqual({ user: 'book', pass: 'nfilepassword', inboxPrefix: '_INBOX_book' });
+    expect(natsAuth({ NATS_URL: 'nats://importer:x@127.0.0.1:4222' })).toEqual({ servers: [url], options: { user: 'importer', pass: 'x', inboxPrefix: '_INBOX_importer' }, who: 'user importer' });
     expect(natsAuth({ NATS_URL: 'nats://tok@127.0.0.1:4222' }).options).toEqual({ token: 'tok' });
     expect(natsAuth({ NATS_URL: url })).toEqual({ servers: [url], options: {}, who: 'no credentials' });
     expect(() => natsAuth({ NATS_URL: url, NATS_USER: 'book' })).toThrow('NATS credentials: NATS_USER needs NATS_PASSWORD or NATS_PASSWORD_FILE');

@@ -2,6 +2,7 @@ import { connect, ConnectionOptions, credsAuthenticator, DebugEvents, ErrorCode,
 import { existsSync, readFileSync } from 'node:fs';
 import { ValidateBy, ValidationOptions } from 'class-validator';
 import type { Logger } from 'pino';
+import { natsInboxPrefix } from '@plaza/contracts';
 
 export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
@@ -103,7 +104,7 @@ export function IsUsableNatsAuth(options?: ValidationOptions): PropertyDecorator
 
 export interface NatsAuth {
   servers: string[];
-  options: Pick<ConnectionOptions, 'user' | 'pass' | 'token' | 'authenticator'>;
+  options: Pick<ConnectionOptions, 'user' | 'pass' | 'token' | 'authenticator' | 'inboxPrefix'>;
   /** Who connects, for messages: `user book`, `a credentials file`, `no credentials`. */
   who: string;
 }
@@ -115,13 +116,16 @@ export function natsAuth(settings: NatsSettings): NatsAuth {
   const { servers, credentials } = parseNatsUrl(settings.NATS_URL);
   if (set(settings.NATS_USER)) {
     const pass = set(settings.NATS_PASSWORD) ? settings.NATS_PASSWORD : readFileSync(settings.NATS_PASSWORD_FILE!, 'utf8').trim();
-    return { servers, options: { user: settings.NATS_USER, pass }, who: `user ${settings.NATS_USER}` };
+    return { servers, options: { user: settings.NATS_USER, pass, inboxPrefix: natsInboxPrefix(settings.NATS_USER) }, who: `user ${settings.NATS_USER}` };
   }
   if (set(settings.NATS_CREDENTIALS_FILE)) {
     return { servers, options: { authenticator: credsAuthenticator(readFileSync(settings.NATS_CREDENTIALS_FILE)) }, who: `the credentials in ${settings.NATS_CREDENTIALS_FILE}` };
   }
   if (credentials?.token !== undefined) return { servers, options: { token: credentials.token }, who: 'the token in NATS_URL' };
-  if (credentials) return { servers, options: { user: credentials.user, pass: credentials.pass }, who: `user ${credentials.user}` };
+  if (credentials) {
+    const inbox = credentials.user ? { inboxPrefix: natsInboxPrefix(credentials.user) } : {};
+    return { servers, options: { user: credentials.user, pass: credentials.pass, ...inbox }, who: `user ${credentials.user}` };
+  }
   return { servers, options: {}, who: 'no credentials' };
 }
 

@@ -68,7 +68,7 @@ interface Pending {
  * a timeout 504.
  */
 export class ServiceBus {
-  private readonly inbox = createInbox();
+  private readonly inbox: string;
   private readonly pending = new Map<string, Pending>();
   private subscription?: Subscription;
   private nextToken = 0;
@@ -79,6 +79,8 @@ export class ServiceBus {
     private readonly defaultTimeout = 5000,
   ) {
     this.batch = publishBatchFor(nc);
+    // the connection's own prefix (its NATS user's: natsInboxPrefix), the only inbox its user may read
+    this.inbox = createInbox((nc as { options?: { inboxPrefix?: string } }).options?.inboxPrefix);
   }
 
   private replies(): void {

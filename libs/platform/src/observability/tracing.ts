@@ -69,6 +69,10 @@ export function startTracing(service: string, options: TracingOptions, env: Node
   // traces only: Prometheus carries the metrics and stdout the logs
   env.OTEL_METRICS_EXPORTER ||= 'none';
   env.OTEL_LOGS_EXPORTER ||= 'none';
+  // fuller batches than the SDK's defaults (2048 queued, 512 a request): a busy gateway makes tens
+  // of thousands of spans a second, which a small queue drops and small batches send at more cost
+  env.OTEL_BSP_MAX_QUEUE_SIZE ||= '8192';
+  env.OTEL_BSP_MAX_EXPORT_BATCH_SIZE ||= '1024';
   /* eslint-disable @typescript-eslint/no-require-imports -- loaded only when tracing is on */
   const { NodeSDK } = require('@opentelemetry/sdk-node') as typeof import('@opentelemetry/sdk-node');
   const { MongoDBInstrumentation } = require('@opentelemetry/instrumentation-mongodb') as typeof import('@opentelemetry/instrumentation-mongodb');
@@ -88,7 +92,9 @@ export async function stopTracing(): Promise<void> {
   await sdk?.shutdown().catch(() => undefined);
 }
 
-const tracer = () => trace.getTracer('plaza');
+/** Looked up once the SDK is registered: each lookup builds a key and searches the provider's map. */
+let plazaTracer: ReturnType<typeof trace.getTracer> | undefined;
+const tracer = () => (plazaTracer ??= trace.getTracer('plaza'));
 
 /** The W3C headers of `ctx`, for a message that leaves this process. */
 export function traceHeaders(ctx: Context, set: (name: string, value: string) => void): void {
@@ -135,20 +141,25 @@ function idsOf(span: Span | undefined): { trace_id?: string; span_id?: string } 
   return { trace_id: traceId, span_id: spanId };
 }
 
-/** Each traced HTTP request's context (its server span), for what handles it later. */
-const requestContexts = new WeakMap<IncomingMessage, Context>();
+/**
+ * Each traced HTTP request's context (its server span), for what handles it later: a property of
+ * the request rather than a WeakMap entry, whose ephemeron the garbage collector would trace for
+ * every request.
+ */
+const REQUEST_CONTEXT = Symbol('plaza.traceContext');
+type TracedRequest = IncomingMessage & { [REQUEST_CONTEXT]?: Context };
 
-export const traceContextOf = (req: IncomingMessage): Context | undefined => requestContexts.get(req);
+export const traceContextOf = (req: IncomingMessage): Context | undefined => (req as TracedRequest)[REQUEST_CONTEXT];
 
 /** The ids of a request's server span, for its log lines. */
 export const requestTraceIds = (req: IncomingMessage) => {
-  const ctx = requestContexts.get(req);
+  const ctx = traceContextOf(req);
   return ctx ? idsOf(trace.getSpan(ctx)) : {};
 };
 
 /** Names a request's server span after its route template (the request handler knows only the path). */
 export function nameServerSpan(req: IncomingMessage, method: string, route: string): void {
-  const ctx = requestContexts.get(req);
+  const ctx = traceContextOf(req);
   const span = ctx && trace.getSpan(ctx);
   if (!span) return;
   span.setAttribute('http.route', route);
@@ -176,17 +187,13 @@ export function traceRequests(handle: (req: IncomingMessage, res: ServerResponse
       attributes: { 'http.request.method': method, 'url.path': query === -1 ? url : url.slice(0, query) },
     }, parent);
     const ctx = trace.setSpan(parent, span);
-    requestContexts.set(req, ctx);
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
+    (req as TracedRequest)[REQUEST_CONTEXT] = ctx;
+    // a response emits 'close' once, after 'finish' or when the client went away first
+    res.once('close', () => {
       span.setAttribute('http.response.status_code', res.statusCode);
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    });
     context.with(ctx, () => handle(req, res));
   };
 }

@@ -1,7 +1,7 @@
 import { Controller, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import {
-  Caller, EventListQuery, EventMessages, PageRequest, UserEventsQuery, validateInput,
+  Caller, EventListQuery, EventMessages, EventSearchQuery, PageRequest, UserEventsQuery, validateInput,
 } from '@plaza/contracts';
 import { ServiceBus, RequestOrigin } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
@@ -19,6 +19,11 @@ export class EventController {
   @Endpoint(Endpoints.eventList)
   list(@Query() query: EventListQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
     return this.bus.request(EventMessages.list, { ...query, caller, page }, origin);
+  }
+
+  @Endpoint(Endpoints.eventSearch)
+  search(@Query() query: EventSearchQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
+    return this.bus.request(EventMessages.search, { ...query, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventsCreatedBy)

@@ -17,6 +17,11 @@ export class MovieSubjectsController {
     return this.bus.request(MovieMessages.getSubject, { id, caller }, origin);
   }
 
+  @Endpoint(Endpoints.movieByImdb)
+  byImdb(@Param('imdb') imdb: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
+    return this.bus.request(MovieMessages.getSubjectByImdb, { imdb, caller }, origin);
+  }
+
   @Endpoint(Endpoints.movieSubjectPhotos)
   photos(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     return this.bus.request(MovieMessages.subjectPhotos, { id, ...page, caller }, origin);

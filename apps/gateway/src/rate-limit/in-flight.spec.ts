@@ -1,0 +1,81 @@
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AccessPolicy } from '../access/access-policy';
+import { TokenVerifier } from '../auth/token-verifier';
+import { InFlightLimit } from './in-flight';
+
+class FakeResponse extends EventEmitter {
+  status?: number;
+  headers?: Record<string, string | number>;
+  body?: string;
+  writeHead(status: number, headers: Record<string, string | number>) {
+    this.status = status;
+    this.headers = headers;
+    return this;
+  }
+  end(body?: string) {
+    this.body = body;
+    this.emit('close');
+    return this;
+  }
+}
+
+const request = (url: string, headers: Record<string, string> = {}, address = '198.51.100.1') =>
+  ({ url, method: 'GET', headers, socket: { remoteAddress: address } }) as unknown as IncomingMessage;
+
+describe('InFlightLimit', () => {
+  const tokens = { cachedCaller: (token: string) => (token === 'alice-token' ? { userId: '7', clientId: 'app' } : undefined) } as unknown as TokenVerifier;
+  const policy = {
+    hasBearer: (r: IncomingMessage) => typeof r.headers.authorization === 'string',
+    bearerToken: (r: IncomingMessage) => (r.headers.authorization as string).slice('Bearer '.length),
+  } as unknown as AccessPolicy;
+  const make = (constantCors = true) => {
+    const cors = constantCors ? { 'access-control-allow-origin': '*' } : undefined;
+    const limit = new InFlightLimit(2, (req) => req.socket.remoteAddress ?? '', { 'x-content-type-options': 'nosniff' }, cors);
+    limit.enable({ policy, tokens });
+    return limit;
+  };
+
+  it('lets a caller have `limit` requests at once and refuses the next with 429/111 in the error shape', () => {
+    const limit = make();
+    const held = [new FakeResponse(), new FakeResponse()];
+    const alice = () => request('/v2/book/search?q=a', { authorization: 'Bearer alice-token', 'x-request-id': 'r-1' });
+    for (const res of held) expect(limit.admit(alice(), res as unknown as ServerResponse)).toBe(false);
+    const refused = new FakeResponse();
+    expect(limit.admit(alice(), refused as unknown as ServerResponse)).toBe(true);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body ?? '')).toEqual({ msg: 'rate_limit_exceeded1', code: 111, request: 'GET /v2/book/search' });
+    expect(refused.headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-request-id': 'r-1', 'access-control-allow-origin': '*', 'content-type': 'application/json; charset=utf-8' });
+    // another caller, and the same caller once a request ended, are let through
+    expect(limit.admit(request('/v2/book/1'), new FakeResponse() as unknown as ServerResponse)).toBe(false);
+    held[0].emit('close');
+    expect(limit.admit(alice(), new FakeResponse() as unknown as ServerResponse)).toBe(false);
+  });
+
+  it('counts callers without a known token by address (429/112)', () => {
+    const limit = make();
+    for (let i = 0; i < 2; i++) limit.admit(request('/v2/book/1', { authorization: 'Bearer unknown' }), new FakeResponse() as unknown as ServerResponse);
+    const refused = new FakeResponse();
+    expect(limit.admit(request('/v2/book/1'), refused as unknown as ServerResponse)).toBe(true);
+    expect(JSON.parse(refused.body ?? '').code).toBe(112);
+  });
+
+  it('leaves to fastify the refusals whose answer needs its hooks: JSONP, /auth2/*, per-origin CORS, draining', () => {
+    const cases: Array<[InFlightLimit, string]> = [
+      [make(), '/v2/book/1?callback=cb'],
+      [make(), '/auth2/token'],
+      [make(false), '/v2/book/1'],
+    ];
+    const draining = make();
+    draining.close();
+    cases.push([draining, '/v2/book/1']);
+    for (const [limit, url] of cases) {
+      for (let i = 0; i < 2; i++) limit.admit(request(url), new FakeResponse() as unknown as ServerResponse);
+      const res = new FakeResponse();
+      const req = request(url);
+      expect(limit.admit(req, res as unknown as ServerResponse)).toBe(false);
+      expect(res.status).toBeUndefined();
+      expect(Object.getOwnPropertySymbols(req)).toHaveLength(1);
+    }
+  });
+});
