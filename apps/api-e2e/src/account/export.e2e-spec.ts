@@ -88,7 +88,9 @@ const catalogue = () => [
   ...readFileSync(join(FIXTURES, 'event.ndjson'), 'utf8').split('\n').filter((l) => l.trim() && (JSON.parse(l) as { kind: string }).kind === 'loc').map((l) => JSON.parse(l) as object),
   ...[owner, other].map((u) => ({ kind: 'user', id: u.id, uid: u.uid, name: u.name, password: PASSWORD, signature: `${u.name}'s signature` })),
   { ...fixture('book.ndjson', 'book'), id: BOOK, title: '导出之书', isbn10: undefined, isbn13: undefined, rating: { numRaters: 0, average: 0 }, tags: [] },
-  { ...fixture('event.ndjson', 'event'), id: EVENT, title: '导出的活动', album: undefined, owner: { id: other.id } },
+  // a city of its own: the shared stack's list suites count every event of their cities
+  { kind: 'loc', id: '891001', uid: 'export-city', name: '导出城', parent: 'china' },
+  { ...fixture('event.ndjson', 'event'), id: EVENT, title: '导出的活动', album: undefined, owner: { id: other.id }, loc_id: '891001' },
 ];
 
 /** What the first test made and exported, for the round trip. */
