@@ -1,4 +1,4 @@
-import { allOrAbort, InterruptedError, waitFor } from './processes';
+import { allOrAbort, freePort, InterruptedError, waitFor } from './processes';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -35,6 +35,17 @@ describe('allOrAbort', () => {
     const run = allOrAbort<[void, void]>([(s) => sleep(10_000, s), (s) => sleep(10_000, s)], parent.signal);
     parent.abort();
     await expect(run).rejects.toBeInstanceOf(InterruptedError);
+  });
+});
+
+describe('freePort', () => {
+  it('gives ports below the ephemeral range, never the same one twice, even when asked at once', async () => {
+    const ports = await Promise.all(Array.from({ length: 40 }, () => freePort()));
+    expect(new Set(ports).size).toBe(40);
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(32_768);
+    }
   });
 });
 

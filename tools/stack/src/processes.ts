@@ -90,17 +90,43 @@ export class ManagedProcess {
   }
 }
 
-export async function freePort(): Promise<number> {
+/** Ports this process handed out: two stacks starting at once must not be given the same one. */
+const handedOut = new Set<number>();
+
+/** Below Linux's ephemeral range (32768-60999), which outgoing connections take their ports from. */
+const PORT_RANGE = { from: 20_000, size: 12_000 };
+
+function bindable(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
     server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * A port nothing listens on, for a process about to be started. Chosen below the ephemeral range:
+ * a port the kernel picks (`listen(0)`) is one it may give, before the child binds it, to any
+ * outgoing connection on the machine (a stack's own driver connections included). Never the
+ * same port twice in one process.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PORT_RANGE.from + Math.floor(Math.random() * PORT_RANGE.size);
+    if (handedOut.has(port)) continue;
+    // reserved before the check: a call made meanwhile must not try the same port
+    handedOut.add(port);
+    if (await bindable(port).catch(() => 0)) return port;
+    handedOut.delete(port);
+  }
+  const bound = await bindable(0);
+  handedOut.add(bound);
+  return bound;
 }
 
 export function portAcceptsConnections(port: number, host = '127.0.0.1'): Promise<boolean> {
