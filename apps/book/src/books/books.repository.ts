@@ -74,7 +74,9 @@ export class BooksRepository {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const docs: BookView[] = await this.engine.run('book.books.by-ids', {
-      mongodb: () => this.books.find({ _id: { $in: unique } }).limit(unique.length).lean<BookDocument[]>().exec(),
+      // one id (a read by id) as an equality: the same index on MongoDB, and no scan when the
+      // MongoDB branch runs on FerretDB, which scans for any `$in` (docs/ENGINES.md)
+      mongodb: () => this.books.find(unique.length === 1 ? { _id: unique[0] } : { _id: { $in: unique } }).limit(unique.length).lean<BookDocument[]>().exec(),
       local: async () => this.local.views(unique) ?? (await Promise.all(unique.map((id) => this.storedById(id)))).filter((d): d is BookDocument => d !== null),
     });
     return new Map(docs.map((d) => [d._id, d]));

@@ -1,12 +1,13 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { DELETED_ACCOUNT_HOLD_DAYS, ErasedServices, erasureMessage, ServiceName } from '@plaza/contracts';
-import { CLOCK, Clock, formatTimestamp, LOGGER, Logger, ReadinessRegistry, ServiceBus } from '@plaza/platform';
+import { APP_CONFIG, CLOCK, Clock, formatTimestamp, LOGGER, Logger, ReadinessRegistry, ServiceBus } from '@plaza/platform';
 import { scheduleSweeps } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { LoginService } from '../oauth/login.service';
 import { TokenIssuer } from '../tokens/token-issuer';
 import { UsersRepository } from '../users/users.repository';
+import { IdentityConfig } from '../config/identity.config';
 
 /** Documents of `deleted_accounts`: `user:<id>` (the deletion, with the areas still to erase) and `uid:<uid>` (the name held). */
 interface DeletedAccountDocument {
@@ -24,7 +25,6 @@ interface DeletedAccountDocument {
 
 /** How long one area may take to erase a user's records before the sweep takes over. */
 const ERASURE_TIMEOUT_MS = 60_000;
-const SWEEP_INTERVAL_MS = 60_000;
 
 /**
  * Account deletion (docs/api/account.md). Once the password is confirmed, the deletion is written
@@ -48,6 +48,7 @@ export class AccountDeletion implements OnModuleInit, OnApplicationShutdown {
     private readonly readiness: ReadinessRegistry,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(LOGGER) private readonly logger: Logger,
+    @Inject(APP_CONFIG) private readonly config: IdentityConfig,
   ) {}
 
   private deleted() {
@@ -56,7 +57,7 @@ export class AccountDeletion implements OnModuleInit, OnApplicationShutdown {
 
   onModuleInit(): void {
     this.readiness.register({ name: 'account-deletions', check: async () => this.recovered });
-    this.schedule = scheduleSweeps(() => this.sweep(), SWEEP_INTERVAL_MS, (err) => this.logger.warn({ err: err.message }, 'account deletion sweep failed; will retry'));
+    this.schedule = scheduleSweeps(() => this.sweep(), this.config.ACCOUNT_ERASURE_RETRY_MS, (err) => this.logger.warn({ err: err.message }, 'account deletion sweep failed; will retry'));
     void this.schedule.first.then(() => (this.recovered = true));
   }
 

@@ -23,4 +23,6 @@ export class IdentityConfig extends ServiceConfig {
   @Transform(toInt) @IsInt() @Min(1) LOGIN_LOCK_AFTER = 10;
   /** How long a lock lasts: the user is never locked out for ever. */
   @Transform(toInt) @IsInt() @Min(1) LOGIN_LOCK_SECONDS = 900;
+  /** How often the erasures a deleted account still owes (an area was down) are retried (docs/api/account.md). */
+  @Transform(toInt) @IsInt() @Min(1000) ACCOUNT_ERASURE_RETRY_MS = 60_000;
 }
