@@ -31,7 +31,7 @@ import { UserContentImporter } from './import/user-content.importer';
 import { SeriesDocument, SeriesSchema } from './series/series.schema';
 import { SeriesRepository } from './series/series.repository';
 import { changeFeedProviders, DatabaseEngine } from '@plaza/service-kit';
-import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from './shared/pictures';
+import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from './common/pictures';
 import { BookExportController } from './export/book-export.controller';
 
 /** The book service: its collections, message handlers and import. */

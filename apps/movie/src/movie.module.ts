@@ -29,7 +29,7 @@ import { PhotosRepository } from './media/photos.repository';
 import { ReviewDocument, ReviewSchema } from './media/review.schema';
 import { ReviewsRepository } from './media/reviews.repository';
 import { MovieReviewsController } from './media/reviews.controller';
-import { MovieLinks } from './shared/links';
+import { MovieLinks } from './common/links';
 import { SearchService } from './subjects/search.service';
 import { SubjectDocument, SubjectSchema } from './subjects/subject.schema';
 import { SubjectImdbDocument, SubjectImdbSchema } from './subjects/subject-imdb.schema';

@@ -20,7 +20,7 @@ export class BookTagRankDocument {
 }
 
 export const BookTagRankSchema = SchemaFactory.createForClass(BookTagRankDocument);
-// a tag's books in order: equality on tag and live, then the rank (shared/indexes.spec.ts)
+// a tag's books in order: equality on tag and live, then the rank (common/indexes.spec.ts)
 BookTagRankSchema.index({ tag: 1, live: 1, rank: 1 });
 
 export const bookTagRankId = (bookId: string, tag: string) => `${bookId}|${tag}`;

@@ -69,7 +69,7 @@ export class BookDocument {
 
 export const BookSchema = SchemaFactory.createForClass(BookDocument);
 // FerretDB v1 ignores these (it scans, and the local branch searches in memory); MongoDB answers
-// every search page from them (shared/indexes.spec.ts)
+// every search page from them (common/indexes.spec.ts)
 declareRankedSearchIndexes(BookSchema, { tagOrder: false });
 
 /** A book as read to be shown: everything but the search fields (BookLocalEngine holds these for every book). */

@@ -12,8 +12,8 @@ import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
 import { BookAggregateJournal } from '../reviews/book-aggregate-journal';
 import { BookConfig } from '../config/book.config';
-import { userRating } from '../shared/contributions';
-import { requireUser } from '../shared/users';
+import { userRating } from '../common/contributions';
+import { requireUser } from '../common/users';
 import { CollectionDocument, collectionKey } from './collection.schema';
 import { CollectionsRepository } from './collections.repository';
 

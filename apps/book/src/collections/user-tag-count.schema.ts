@@ -17,7 +17,7 @@ export class UserTagCountDocument {
 }
 
 export const UserTagCountSchema = SchemaFactory.createForClass(UserTagCountDocument);
-// the owner's view and everyone else's: most used first, then by name (shared/indexes.spec.ts)
+// the owner's view and everyone else's: most used first, then by name (common/indexes.spec.ts)
 UserTagCountSchema.index({ user_id: 1, all: -1, tag: 1 });
 UserTagCountSchema.index({ user_id: 1, public: -1, tag: 1 });
 

@@ -4,8 +4,8 @@ import { Listings } from '../media/listing.schema';
 import { ListingsRepository } from '../media/listings.repository';
 import { albumPage } from '../media/media.render';
 import { PhotosRepository } from '../media/photos.repository';
-import { Caps } from '../shared/caps';
-import { celebrityForTier, withSubjectForTier } from '../shared/tiers';
+import { Caps } from '../common/caps';
+import { celebrityForTier, withSubjectForTier } from '../common/tiers';
 import { CelebrityViewDocument } from './celebrity-view.schema';
 import { CelebrityViewsRepository } from './celebrity-views.repository';
 

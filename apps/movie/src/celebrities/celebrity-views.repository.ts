@@ -4,7 +4,7 @@ import { MovieCelebrity, SimpleCelebrity } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
-import { createOrChange, VersionFilter } from '../shared/store';
+import { createOrChange, VersionFilter } from '../common/store';
 import { sortWorks, StoredWork } from './celebrity.render';
 import { CelebrityViewDocument } from './celebrity-view.schema';
 

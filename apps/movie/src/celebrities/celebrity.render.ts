@@ -1,7 +1,7 @@
 import { CelebrityRole, MovieCelebrity, SimpleCelebrity, SimpleSubject } from '@plaza/contracts';
 import { CelebrityRecord } from '../import/movie-import.records';
-import { withImages } from '../shared/images';
-import { MovieLinks } from '../shared/links';
+import { withImages } from '../common/images';
+import { MovieLinks } from '../common/links';
 
 export type StoredCelebrityRecord = CelebrityRecord;
 

@@ -3,7 +3,7 @@ import { ChangeFeed } from '@plaza/service-kit';
 import { renderCelebrity, renderSimpleCelebrity } from '../celebrities/celebrity.render';
 import { CelebritiesRepository } from '../celebrities/celebrities.repository';
 import { CelebrityViewsRepository } from '../celebrities/celebrity-views.repository';
-import { MovieLinks } from '../shared/links';
+import { MovieLinks } from '../common/links';
 import { creditsOf, renderSearchEntry, renderSimpleSubject, renderSubject, SubjectRecord } from '../subjects/subject.render';
 import { SubjectImdbRepository } from '../subjects/subject-imdb.repository';
 import { SubjectSearchRepository } from '../subjects/subject-search.repository';

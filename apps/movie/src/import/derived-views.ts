@@ -6,8 +6,8 @@ import { albumPage, reviewForOutput } from '../media/media.render';
 import { PhotosRepository } from '../media/photos.repository';
 import { ReviewsRepository } from '../media/reviews.repository';
 import { MovieListsRepository } from '../lists/movie-lists.repository';
-import { Caps } from '../shared/caps';
-import { mapLimit } from '../shared/store';
+import { Caps } from '../common/caps';
+import { mapLimit } from '../common/store';
 import { SubjectViewsRepository } from '../subjects/subject-views.repository';
 import { ImportSession } from './import-session';
 

@@ -3,7 +3,7 @@ import { SimpleSubject } from '@plaza/contracts';
 import { DEFAULT_CITY } from '../lists/city-resolver';
 import { listId, StoredListEntry } from '../lists/movie-list.schema';
 import { MovieListsRepository } from '../lists/movie-lists.repository';
-import { mapLimit } from '../shared/store';
+import { mapLimit } from '../common/store';
 import { SubjectViewsRepository } from '../subjects/subject-views.repository';
 import { MovieListRecord } from './movie-import.records';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MovieListName, MovieListRequest, MovieListResponse, MovieTier, PagedSubjectList } from '@plaza/contracts';
-import { simpleSubjectForTier, withSubjectForTier } from '../shared/tiers';
+import { simpleSubjectForTier, withSubjectForTier } from '../common/tiers';
 import { CityResolver } from './city-resolver';
 import { listId, MovieListDocument } from './movie-list.schema';
 import { MovieListsRepository } from './movie-lists.repository';

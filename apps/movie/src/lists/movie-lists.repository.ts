@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
-import { changeFields, putById, VersionFilter } from '../shared/store';
+import { changeFields, putById, VersionFilter } from '../common/store';
 import { MovieListDocument, StoredListEntry } from './movie-list.schema';
 
 /** The `movie_lists` collection: a handful of documents (six lists, in_theaters per city). */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { mapLimit, putById } from '../shared/store';
+import { mapLimit, putById } from '../common/store';
 import { CommentDocument } from './comment.schema';
 
 /** The `comments` collection. */

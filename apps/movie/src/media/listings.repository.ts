@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
-import { createOrChange, VersionFilter } from '../shared/store';
+import { createOrChange, VersionFilter } from '../common/store';
 import { ListingDocument } from './listing.schema';
 
 /** Changes to one listing: ids to (re)place with their sort keys, ids to drop. */

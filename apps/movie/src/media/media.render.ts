@@ -1,5 +1,5 @@
 import { MovieComment, MoviePhoto, MovieReview } from '@plaza/contracts';
-import { Caps, cutText } from '../shared/caps';
+import { Caps, cutText } from '../common/caps';
 import { PhotoDocument, StoredPhoto } from './photo.schema';
 
 /** A photo with its place in the album: neighbours, 1-based position (oldest first) and the album's size. */

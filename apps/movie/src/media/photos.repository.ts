@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { mapLimit, putById } from '../shared/store';
+import { mapLimit, putById } from '../common/store';
 import { PhotoDocument, photoKey, PhotoOwner } from './photo.schema';
 
 /** The `photos` collection (subject and celebrity albums). */

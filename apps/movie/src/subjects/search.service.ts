@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { MovieSearchPage, MovieSearchRequest } from '@plaza/contracts';
 import { SEARCH_RESULT_LIMIT, searchQuery } from '@plaza/service-kit';
-import { Caps } from '../shared/caps';
-import { seesAdvanceFields, simpleSubjectForTier } from '../shared/tiers';
+import { Caps } from '../common/caps';
+import { seesAdvanceFields, simpleSubjectForTier } from '../common/tiers';
 import { SubjectSearchRepository } from './subject-search.repository';
 import { tagKey } from './subject.render';
 import { SubjectViewsRepository } from './subject-views.repository';

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { ApiError } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
 import { Model } from 'mongoose';
-import { isDuplicateKey } from '../shared/store';
+import { isDuplicateKey } from '../common/store';
 import { SubjectImdbDocument } from './subject-imdb.schema';
 
 /**

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { DatabaseEngine, LocalSearchIndex, rankedSearchPage, SearchPage, SearchQuery, SearchWindow, tagSearchPage } from '@plaza/service-kit';
 import { Model } from 'mongoose';
-import { putById } from '../shared/store';
+import { putById } from '../common/store';
 import { subjectSearchFields } from './subject.render';
 import { SubjectSearchDocument } from './subject-search.schema';
 

@@ -5,7 +5,7 @@ import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine, LocalKeyedModel } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { isDeepStrictEqual } from 'node:util';
-import { changeFields, compact, createOrChange, mapLimit, VersionFilter } from '../shared/store';
+import { changeFields, compact, createOrChange, mapLimit, VersionFilter } from '../common/store';
 import { SubjectViewDocument } from './subject-view.schema';
 
 /**

@@ -1,4 +1,4 @@
-import { MovieLinks } from '../shared/links';
+import { MovieLinks } from '../common/links';
 import { creditsOf, renderSearchEntry, renderSimpleSubject, renderSubject, SubjectRecord } from './subject.render';
 
 const links = new MovieLinks('http://web.test/w/');

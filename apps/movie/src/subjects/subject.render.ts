@@ -2,10 +2,10 @@ import { CelebrityRole, CelebrityRoles, MovieSubject, SimpleCelebrity, SimpleSub
 import { RankedSearchFields } from '@plaza/service-kit';
 import { exactKey, indexTerms, normalize, searchRank } from '@plaza/search';
 import { CreditInput, MovieRecord } from '../import/movie-import.records';
-import { Caps } from '../shared/caps';
-import { withImages } from '../shared/images';
-import { MovieLinks } from '../shared/links';
-import { simpleRating } from '../shared/ratings';
+import { Caps } from '../common/caps';
+import { withImages } from '../common/images';
+import { MovieLinks } from '../common/links';
+import { simpleRating } from '../common/ratings';
 import { SubjectSearchDocument } from './subject-search.schema';
 
 /** A loaded subject record as stored: the import record, plain. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
-import { putById } from '../shared/store';
+import { putById } from '../common/store';
 import { SubjectDocument } from './subject.schema';
 
 /** The `subjects` collection: loaded subject records. */

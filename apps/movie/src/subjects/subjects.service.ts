@@ -8,7 +8,7 @@ import { ListingsRepository } from '../media/listings.repository';
 import { albumPage, commentForOutput, reviewForOutput } from '../media/media.render';
 import { PhotosRepository } from '../media/photos.repository';
 import { ReviewsRepository } from '../media/reviews.repository';
-import { simpleSubjectForTier, subjectForTier } from '../shared/tiers';
+import { simpleSubjectForTier, subjectForTier } from '../common/tiers';
 import { SubjectImdbRepository } from './subject-imdb.repository';
 import { SubjectViewDocument } from './subject-view.schema';
 import { SubjectViewsRepository } from './subject-views.repository';
