@@ -1,6 +1,5 @@
 import type { NatsUser } from '@plaza/stack';
-import { connect, Events, NatsConnection, Status } from 'nats';
-import { natsOptionsAs } from '../support/stack-info';
+import { closeConnections, connectAs, NatsAs, publishRefusal } from '../support/nats-as';
 
 /**
  * Who may write the change feed (docs/api/changes.md, "How it is kept"): each service only its own
@@ -8,30 +7,10 @@ import { natsOptionsAs } from '../support/stack-info';
  * stream; the gateway may not purge or delete it. nats-server refuses the rest.
  */
 
-const open: NatsConnection[] = [];
+afterAll(closeConnections);
 
-async function as(user: NatsUser): Promise<{ nc: NatsConnection; statuses: Status[] }> {
-  const nc = await connect({ ...natsOptionsAs(user), name: `e2e-changes-as-${user}`, maxReconnectAttempts: 0 });
-  open.push(nc);
-  const statuses: Status[] = [];
-  void (async () => {
-    for await (const s of nc.status()) statuses.push(s);
-  })();
-  return { nc, statuses };
-}
-
-afterAll(async () => {
-  await Promise.all(open.map((nc) => nc.close()));
-});
-
-/** Publishes and returns the violation the server reported for it, if any. */
-async function publishRefusal(conn: { nc: NatsConnection; statuses: Status[] }, subject: string): Promise<Status | undefined> {
-  conn.nc.publish(subject, new TextEncoder().encode('{}'));
-  await conn.nc.flush();
-  const refusal = () => conn.statuses.find((s) => s.type === Events.Error && s.permissionContext?.subject === subject);
-  for (let i = 0; i < 50 && !refusal(); i++) await new Promise((r) => setTimeout(r, 20));
-  return refusal();
-}
+const as = (user: NatsUser) => connectAs(user, `e2e-changes-as-${user}`);
+const refused = (conn: NatsAs, subject: string) => publishRefusal(conn, subject, new TextEncoder().encode('{}'));
 
 describe('NATS permissions of the change feed', () => {
   it.each([
@@ -45,6 +24,6 @@ describe('NATS permissions of the change feed', () => {
     ['book', 'changes.v1.event'],
     ['identity', 'changes.v1.series'],
   ] as Array<[NatsUser, string]>)('%s may not publish %s', async (user, subject) => {
-    expect(await publishRefusal(await as(user), subject)).toMatchObject({ permissionContext: { operation: 'publish', subject } });
+    expect(await refused(await as(user), subject)).toMatchObject({ permissionContext: { operation: 'publish', subject } });
   });
 });

@@ -1,8 +1,9 @@
 import { ApiError, IdentityMessages, importBatchMessage, pingMessage, REVOCATION_BUCKET } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import { NATS_USERS, NatsUser } from '@plaza/stack';
-import { connect, ErrorCode, Events, NatsConnection, NatsError, Status, StorageType } from 'nats';
-import { natsOptionsAs, stackInfo } from '../support/stack-info';
+import { connect, ErrorCode, Events, NatsConnection, NatsError, StorageType } from 'nats';
+import { closeConnections, connectAs, NatsAs, publishRefusal } from '../support/nats-as';
+import { stackInfo } from '../support/stack-info';
 import { SecUsers } from './security-support';
 
 /**
@@ -15,22 +16,10 @@ import { SecUsers } from './security-support';
  */
 
 const encoder = new TextEncoder();
-const open: NatsConnection[] = [];
+afterAll(closeConnections);
 
 /** A connection as `user`, with every status event it gets. */
-async function as(user: NatsUser): Promise<{ nc: NatsConnection; statuses: Status[] }> {
-  const nc = await connect({ ...natsOptionsAs(user), name: `e2e-as-${user}`, maxReconnectAttempts: 0 });
-  open.push(nc);
-  const statuses: Status[] = [];
-  void (async () => {
-    for await (const s of nc.status()) statuses.push(s);
-  })();
-  return { nc, statuses };
-}
-
-afterAll(async () => {
-  await Promise.all(open.map((nc) => nc.close()));
-});
+const as = (user: NatsUser) => connectAs(user, `e2e-as-${user}`);
 
 /** A Nest request packet, as the apps' ServiceBus sends it. */
 const packet = (subject: string, data: object = {}) => encoder.encode(JSON.stringify({ pattern: subject, data, id: 'e2e' }));
@@ -38,14 +27,8 @@ const packet = (subject: string, data: object = {}) => encoder.encode(JSON.strin
 /** What a request refused by the server rejects with. */
 const refusedPublish = (subject: string) => ({ code: ErrorCode.PermissionsViolation, permissionContext: expect.objectContaining({ operation: 'publish', subject }) });
 
-/** Publishes and returns the violation the server reported for it (it arrives before the flush's PONG; the status iterator hands it over soon after). */
-async function publishRefusal(conn: { nc: NatsConnection; statuses: Status[] }, subject: string): Promise<Status | undefined> {
-  conn.nc.publish(subject, packet(subject));
-  await conn.nc.flush();
-  const refusal = () => conn.statuses.find((s) => s.type === Events.Error && s.permissionContext?.subject === subject);
-  for (let i = 0; i < 50 && !refusal(); i++) await new Promise((r) => setTimeout(r, 20));
-  return refusal();
-}
+/** Publishes a Nest packet and returns the violation the server reported for it. */
+const publishRefusalOf = (conn: NatsAs, subject: string) => publishRefusal(conn, subject, packet(subject));
 
 /** Subscribes and returns the error the subscription got, or undefined if the server took it. */
 async function subscription(nc: NatsConnection, subject: string, queue?: string): Promise<NatsError | undefined> {
@@ -81,7 +64,7 @@ describe('NATS as the importer', () => {
 
   it('cannot publish to an API subject (book.v1.book.get)', async () => {
     const importer = await as('importer');
-    expect(await publishRefusal(importer, 'book.v1.book.get')).toMatchObject({
+    expect(await publishRefusalOf(importer, 'book.v1.book.get')).toMatchObject({
       type: Events.Error,
       data: ErrorCode.PermissionsViolation,
       permissionContext: { operation: 'publish', subject: 'book.v1.book.get' },
@@ -108,7 +91,7 @@ describe('NATS as the gateway', () => {
     const gateway = await as('gateway');
     const subject = importBatchMessage('book').subject;
     await expect(gateway.nc.request(subject, packet(subject, { lines: [] }), { timeout: 5000 })).rejects.toMatchObject(refusedPublish('book.v1.import.batch'));
-    expect(await publishRefusal(gateway, importBatchMessage('identity').subject)).toMatchObject({ permissionContext: { operation: 'publish', subject: 'identity.v1.import.batch' } });
+    expect(await publishRefusalOf(gateway, importBatchMessage('identity').subject)).toMatchObject({ permissionContext: { operation: 'publish', subject: 'identity.v1.import.batch' } });
   });
 
   it('cannot subscribe to identity\'s subjects, so it cannot answer in identity\'s place', async () => {
