@@ -9,11 +9,22 @@ import { workspaceRoot } from '@plaza/stack';
  * same JSON it runs the services' own compiled presentation functions (loaded at run time from
  * their build output; the benchmark is the only place that crosses app boundaries like this).
  */
+/** The services' functions it borrows: app, module (under the app's src/ and dist/), export. */
+export const BORROWED = [
+  { app: 'book', module: 'books/book-view', name: 'presentBook' },
+  { app: 'movie', module: 'subjects/subjects.service', name: 'assembleSubject' },
+  { app: 'movie', module: 'common/tiers', name: 'subjectForTier' },
+] as const;
+
+function borrow(name: (typeof BORROWED)[number]['name']): (...args: unknown[]) => unknown {
+  const { app, module } = BORROWED.find((b) => b.name === name)!;
+  return require(join(workspaceRoot(), 'apps', app, 'dist', `${module}.js`))[name];
+}
+
 async function main(): Promise<void> {
-  const root = workspaceRoot();
-  const { presentBook } = require(join(root, 'apps/book/dist/books/book-view.js'));
-  const { assembleSubject } = require(join(root, 'apps/movie/dist/subjects/subjects.service.js'));
-  const { subjectForTier } = require(join(root, 'apps/movie/dist/shared/tiers.js'));
+  const presentBook = borrow('presentBook');
+  const assembleSubject = borrow('assembleSubject');
+  const subjectForTier = borrow('subjectForTier');
   const addresses = { publicApiUrl: process.env.PUBLIC_API_URL ?? '', publicWebUrl: process.env.PUBLIC_WEB_URL ?? '' };
 
   const client = await MongoClient.connect(process.env.MONGO_URL ?? 'mongodb://127.0.0.1:27017', { maxPoolSize: 20 });
@@ -38,4 +49,4 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void app.close().then(() => client.close()).then(() => process.exit(0)));
 }
 
-void main();
+if (require.main === module) void main();
