@@ -52,7 +52,7 @@ describe('export archives (docs/api/export.md)', () => {
     const { store, put } = fakeStore();
     const lines = [
       { line: 1, kind: 'note', record: { photos: { '1': `pictures/${KEY}.png`, '2': 'https://example.com/p.jpg' } } },
-      { line: 2, kind: 'note', record: { photos: { '1': `pictures/${KEY}.png` } } },
+      { line: 2, kind: 'note', record: { photos: { '1': `pictures/${KEY}.png`, '3': { src: `pictures/${KEY}.png`, layout: 'R', desc: 'Ducks' } } } },
       { line: 3, kind: 'annotation', record: { photos: { '1': `pictures/book-${'b'.repeat(32)}.png` } } },
     ];
     const problems = await storeArchivePictures(lines, new Map([[`pictures/${KEY}.png`, PNG]]), store);
@@ -60,7 +60,8 @@ describe('export archives (docs/api/export.md)', () => {
     expect(put).toEqual([{ key: KEY, meta: { area: 'note', format: 'png', public: false, staged: true } }]);
     const stored = { key: KEY, format: 'png', width: 1, height: 1, size: PNG.length };
     expect(lines[0].record.photos).toEqual({ '1': stored, '2': 'https://example.com/p.jpg' });
-    expect(lines[1].record.photos).toEqual({ '1': stored });
+    // a picture with its layout and caption keeps them beside the stored picture
+    expect(lines[1].record.photos).toEqual({ '1': stored, '3': { src: stored, layout: 'R', desc: 'Ducks' } });
     // not in the archive: left for the service to report
     expect(lines[2].record.photos).toEqual({ '1': `pictures/book-${'b'.repeat(32)}.png` });
   });

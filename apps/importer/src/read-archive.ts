@@ -76,8 +76,11 @@ export async function storeArchivePictures(lines: ImportLine[], pictures: Map<st
     const replaced: Record<string, unknown> = {};
     for (const [number, value] of Object.entries(photos as Record<string, unknown>)) {
       replaced[number] = value;
-      const match = typeof value === 'string' ? ARCHIVE_PICTURE_PATH.exec(value) : null;
-      const bytes = match ? pictures.get(value as string) : undefined;
+      // a note picture with its layout and caption names its file in `src`
+      const withText = value !== null && typeof value === 'object' && !Array.isArray(value) && 'src' in value;
+      const path = withText ? (value as { src: unknown }).src : value;
+      const match = typeof path === 'string' ? ARCHIVE_PICTURE_PATH.exec(path) : null;
+      const bytes = match ? pictures.get(path as string) : undefined;
       if (!match || !bytes) continue;
       let picture = stored.get(match[1]);
       if (picture === undefined) {
@@ -85,7 +88,7 @@ export async function storeArchivePictures(lines: ImportLine[], pictures: Map<st
         stored.set(match[1], picture);
       }
       if (typeof picture === 'string') problems.push({ line: line.line, error: `${line.kind}: photos.${number}: ${picture}` });
-      else replaced[number] = picture;
+      else replaced[number] = withText ? { ...(value as object), src: picture } : picture;
     }
     line.record.photos = replaced;
   }

@@ -131,6 +131,10 @@ describe('GET /v2/user/~me/export', () => {
       form.append('content', 'With a picture <图片1>');
       form.append('privacy', 'private');
       form.append('image_1', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'p.png');
+      // a second picture with its own layout and caption, which later references take
+      form.append('image_2', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'q.png');
+      form.append('layout_2', 'R');
+      form.append('desc_2', 'Ducks');
       return post('/v2/notes', { token: to, multipart: form });
     });
     expectStatus(ownNote, 201);
@@ -169,13 +173,13 @@ describe('GET /v2/user/~me/export', () => {
     // nothing of anyone else's: every record names the exporter
     for (const r of archive.records) expect(r.kind === 'user' ? r.id : (r.user_id ?? r.author_id)).toBe(owner.id);
 
-    // the pictures travel with the records that name them, byte for byte
-    for (const record of [...annotations, ...notes]) {
-      const photos = Object.values(record.photos as Record<string, string>);
-      expect(photos).toHaveLength(1);
-      expect(photos[0]).toMatch(/^pictures\/(book|note)-[0-9a-f]{32}\.png$/);
-      expect(archive.files.get(photos[0])).toEqual(PNG);
-    }
+    // the pictures travel with the records that name them, byte for byte, with a note picture's layout and caption
+    const picturePath = /^pictures\/(book|note)-[0-9a-f]{32}\.png$/;
+    const annotationPhotos = Object.values(annotations[0].photos as Record<string, string>);
+    expect(annotationPhotos).toEqual([expect.stringMatching(picturePath)]);
+    const notePhotos = notes[0].photos as Record<string, string | { src: string }>;
+    expect(notePhotos).toEqual({ 1: expect.stringMatching(picturePath), 2: { src: expect.stringMatching(picturePath), layout: 'R', desc: 'Ducks' } });
+    for (const file of [annotationPhotos[0], notePhotos[1] as string, (notePhotos[2] as { src: string }).src]) expect(archive.files.get(file)).toEqual(PNG);
 
     // the other user's export holds theirs alone: none of the exporter's private records
     const theirs = await exportOf(tx, join(ARCHIVES, 'other.tar'));
@@ -298,5 +302,14 @@ describe('an export imported into an empty stack', () => {
     expect(differences).toEqual([]);
     // the annotation's and the note's pictures were among them
     expect(pictures).toBeGreaterThanOrEqual(2);
+
+    // the note's second picture kept its layout and caption: a later reference to it shows them on both stacks
+    for (const [baseUrl, token] of [[undefined, tokens.first.owner], [fresh.baseUrl, tokens.fresh.owner]] as const) {
+      const changed = await api('PUT', `/v2/note/${made.ownNote}`, { baseUrl, token, form: { title: 'Exported note', content: 'Now the ducks <图片p_2>', privacy: 'private' } });
+      expectStatus(changed, 202);
+      expect(changed.body.content).toContain('Ducks');
+      const read = await api('GET', `/v2/note/${made.ownNote}?format=text`, { baseUrl, token });
+      expect(read.body.content).toBe('Now the ducks [img=2:R]Ducks[/img]');
+    }
   }, 240_000);
 });

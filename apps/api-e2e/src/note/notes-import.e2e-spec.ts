@@ -32,6 +32,8 @@ const file = [
     content: 'Spring walk <b>by the river</b>.\n<图片p_1>\nmap at https://maps.example.org/river',
     photos: { 1: PICTURE }, publish_time: '2024-04-02 18:02:45', update_time: '2024-04-02 18:20:11',
   },
+  // a picture with the layout and caption that `<图片p_N>` references take (an export's form)
+  { kind: 'note', id: noteId(3), author_id: Ida.id, title: 'Ducks', content: '<图片p_1>', photos: { 1: { src: PICTURE, layout: 'r', desc: 'On the pond' } }, publish_time: '2024-04-04 09:00:00' },
   { kind: 'note', id: noteId(2), author: { uid: Ivo.uid }, title: 'Quiet', content: 'no pictures', privacy: 'friend', can_reply: 'false', publish_time: '2024-04-03T10:00:00+08:00' },
   { kind: 'note_comment', id: commentId(1), note_id: noteId(1), author_id: Ivo.id, content: 'Lovely!', created: '2024-04-02 19:00:00' },
   { kind: 'note_comment', id: commentId(2), note_id: noteId(1), author: { uid: Ian.uid }, content: '好看', created: '2024-04-02 20:00:00' },
@@ -62,6 +64,7 @@ describe('note import (docs/api/note.md, "Import")', () => {
     });
     expect((await get(`/v2/note/${noteId(1)}`, { token: t.ivo, query: { format: 'html_full' } })).body.content).toContain(`<img src="${PICTURE}"`);
     expect(await read(noteId(2), t.ivo)).toMatchObject({ id: noteId(2), author: { id: Ivo.id }, privacy: 'friend', can_reply: false, publish_time: '2024-04-03 10:00:00', update_time: '2024-04-03 10:00:00', comments_count: 0, liked_count: 0 });
+    expect(await read(noteId(3))).toMatchObject({ content: '[img=1:R]On the pond[/img]', photos: { 1: PICTURE } });
     const comments = (await get(`/v2/note/${noteId(1)}/comments`, { token: t.ian })).body;
     expect(comments).toMatchObject({ total: 2, comments: [
       { id: commentId(1), created: '2024-04-02 19:00:00', content: 'Lovely!', author: { id: Ivo.id } },
@@ -115,10 +118,11 @@ describe('note import (docs/api/note.md, "Import")', () => {
       { kind: 'note_like', note_id: '999999999999', user_id: Ida.id },
       { kind: 'note_like', note_id: noteId(1), user_id: '4999' },
       { kind: 'note', id: 'abc', author_id: Ida.id, title: 't', content: 'c', publish_time: '2024-01-01 00:00:00' },
+      { kind: 'note', id: refusedNoteId(11), author_id: Ida.id, title: 't', content: 'c', photos: { 1: { src: PICTURE, layout: 'top' } }, publish_time: '2024-01-01 00:00:00' },
     ]);
     expect(result.status).toBe(1);
     const problems = result.stderr.trim().split('\n');
-    expect(problems.map((l) => Number(/^line (\d+)/.exec(l)?.[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(problems.map((l) => Number(/^line (\d+)/.exec(l)?.[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(problems[0]).toMatch(/unknown author 4999/);
     expect(problems[1]).toMatch(/picture/);
     expect(problems[2]).toMatch(/photos\.1 is not an http or https address/);
@@ -129,7 +133,8 @@ describe('note import (docs/api/note.md, "Import")', () => {
     expect(problems[7]).toMatch(/no note 999999999999/);
     expect(problems[8]).toMatch(/unknown user 4999/);
     expect(problems[9]).toMatch(/id must be a string of at most 15 digits/);
-    for (const n of [5, 6, 7, 8, 9]) expectError(await get(`/v2/note/${refusedNoteId(n)}`, { token: t.ida }), 400, 1006);
+    expect(problems[10]).toMatch(/photos\.1\.layout is not L, C or R/);
+    for (const n of [5, 6, 7, 8, 9, 11]) expectError(await get(`/v2/note/${refusedNoteId(n)}`, { token: t.ida }), 400, 1006);
     expect((await read(noteId(1))).liked_count).toBe(3);
   }, 60_000);
 });

@@ -5,6 +5,7 @@ import { exportPageMessage, ExportPageRequest, ExportPageResponse, ExportPicture
 import { PictureStore } from '@plaza/pictures';
 import { ExportStep, exportTime, readExportPage } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
+import { DEFAULT_LAYOUT } from '../notes/note-pictures.merge';
 import type { NotePhoto } from '../notes/note.schema';
 
 /**
@@ -30,15 +31,19 @@ export function noteExportSteps(userId: string): ExportStep[] {
       filter: { author_id: userId },
       toRecord: (d) => {
         const pictures: ExportPicture[] = [];
-        const photos: Record<string, string> = {};
+        const photos: Record<string, string | { src: string; layout: string; desc: string }> = {};
         for (const photo of (d.photos ?? []) as NotePhoto[]) {
+          let src: string | undefined;
           if (photo.key) {
-            const file = `pictures/${PictureStore.fileName(photo.key, photo.format)}`;
-            pictures.push({ key: photo.key, format: photo.format, file });
-            photos[String(photo.number)] = file;
+            src = `pictures/${PictureStore.fileName(photo.key, photo.format)}`;
+            pictures.push({ key: photo.key, format: photo.format, file: src });
           } else if (photo.url) {
-            photos[String(photo.number)] = photo.url;
+            src = photo.url;
           }
+          if (!src) continue;
+          // the layout and caption later `<图片p_N>` references take, when they are not the defaults
+          const plain = (photo.layout ?? DEFAULT_LAYOUT) === DEFAULT_LAYOUT && !photo.caption;
+          photos[String(photo.number)] = plain ? src : { src, layout: photo.layout, desc: photo.caption ?? '' };
         }
         return {
           record: {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ImportBatch, ImportBatchResult, importedPicture, MAX_NOTE_CONTENT_LENGTH, PictureFormat, UserRecord } from '@plaza/contracts';
+import { ImportBatch, ImportBatchResult, importedPicture, MAX_NOTE_CAPTION_LENGTH, MAX_NOTE_CONTENT_LENGTH, NotePictureLayout, NotePictureLayouts, PictureFormat, UserRecord } from '@plaza/contracts';
 import { APP_CONFIG, CacheInvalidator, Clock, CLOCK, ImportKindHandler, parseZonedTimestamp, runImportBatch, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import { CommentsRepository } from '../comments/comments.repository';
@@ -98,7 +98,8 @@ export class NoteImporter {
     } satisfies Omit<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'counts_v'>;
     await this.notes.exclusive(r.id, async () => {
       // the counters are the sources', recounted after the batch; an edit keeps them
-      if (await this.notes.byId(r.id)) await this.notes.update(r.id, fields);
+      const existing = await this.notes.byId(r.id);
+      if (existing) await this.notes.update(existing, fields);
       else await this.notes.insert({ _id: r.id, ...fields, liked_count: 0, comments_count: 0 });
     });
     // an export archive's pictures, stored staged by the importer: accepted into the note, seen as its privacy allows
@@ -133,7 +134,11 @@ export class NoteImporter {
     touched.add(r.note_id);
   }
 
-  /** `{"1": "https://…"}` → pictures shown at those addresses, layout and caption as the content's references give them. */
+  /**
+   * `{"1": "https://…"}` → pictures shown at those addresses; a value may also be
+   * `{"src": "https://…", "layout": "R", "desc": "caption"}`, the layout and caption that later
+   * `<图片p_N>` references take (as `layout_N`/`desc_N` through the API; default `C`, no caption).
+   */
   private photos(input: Record<string, unknown> | undefined): NotePhoto[] {
     const entries = Object.entries(input ?? {});
     if (entries.length > MAX_PICTURES_PER_NOTE) throw new Error(`a note holds at most ${MAX_PICTURES_PER_NOTE} pictures`);
@@ -141,14 +146,15 @@ export class NoteImporter {
       .map(([key, value]) => {
         const number = /^[1-9][0-9]{0,2}$/.test(key) ? Number(key) : NaN;
         if (Number.isNaN(number)) throw new Error(`photos: ${key} is not a picture number (1-999)`);
+        const { src, layout, caption } = pictureText(key, value);
         // a picture of an export archive, which the importer stored under its key (docs/api/export.md)
-        const archived = importedPicture(value, 'note');
-        if (archived) return { number, ...archived, layout: DEFAULT_LAYOUT, caption: '' } as NotePhoto;
-        if (typeof value === 'string' && value.startsWith('pictures/')) throw new Error(`photos.${key}: ${value} is not among the archive's pictures`);
-        const url = typeof value === 'string' ? safeLinkAddress(value) : undefined;
+        const archived = importedPicture(src, 'note');
+        if (archived) return { number, ...archived, layout, caption } as NotePhoto;
+        if (typeof src === 'string' && src.startsWith('pictures/')) throw new Error(`photos.${key}: ${src} is not among the archive's pictures`);
+        const url = typeof src === 'string' ? safeLinkAddress(src) : undefined;
         if (!url) throw new Error(`photos.${key} is not an http or https address`);
         const extension = /\.([a-z]+)$/i.exec(new URL(url).pathname)?.[1]?.toLowerCase() ?? '';
-        return { number, key: '', url, format: FORMAT_BY_EXTENSION[extension] ?? 'jpeg', width: 0, height: 0, size: 0, layout: DEFAULT_LAYOUT, caption: '' } as NotePhoto;
+        return { number, key: '', url, format: FORMAT_BY_EXTENSION[extension] ?? 'jpeg', width: 0, height: 0, size: 0, layout, caption } as NotePhoto;
       })
       .sort((a, b) => a.number - b.number);
   }
@@ -172,4 +178,15 @@ export class NoteImporter {
     this.users.clear();
     return this.users.resolve(refs);
   }
+}
+
+/** A `photos` value: the picture (address, archive path or stored picture) and how references show it. */
+function pictureText(key: string, value: unknown): { src: unknown; layout: NotePictureLayout; caption: string } {
+  const isText = value !== null && typeof value === 'object' && !Array.isArray(value) && 'src' in value;
+  if (!isText) return { src: value, layout: DEFAULT_LAYOUT, caption: '' };
+  const { src, layout, desc } = value as { src: unknown; layout?: unknown; desc?: unknown };
+  const upper = typeof layout === 'string' ? layout.toUpperCase() : layout;
+  if (upper !== undefined && !(NotePictureLayouts as readonly unknown[]).includes(upper)) throw new Error(`photos.${key}.layout is not L, C or R`);
+  if (desc !== undefined && (typeof desc !== 'string' || desc.length > MAX_NOTE_CAPTION_LENGTH)) throw new Error(`photos.${key}.desc is not a text of at most ${MAX_NOTE_CAPTION_LENGTH} characters`);
+  return { src, layout: (upper as NotePictureLayout | undefined) ?? DEFAULT_LAYOUT, caption: desc === undefined ? '' : cleanText(desc as string) };
 }

@@ -17,7 +17,9 @@ export const BORROWED = [
 ] as const;
 
 function borrow(name: (typeof BORROWED)[number]['name']): (...args: unknown[]) => unknown {
-  const { app, module } = BORROWED.find((b) => b.name === name)!;
+  const borrowed = BORROWED.find((b) => b.name === name);
+  if (!borrowed) throw new Error(`${name} is not among BORROWED`);
+  const { app, module } = borrowed;
   return require(join(workspaceRoot(), 'apps', app, 'dist', `${module}.js`))[name];
 }
 
