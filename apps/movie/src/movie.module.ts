@@ -29,6 +29,7 @@ import { PhotosRepository } from './media/photos.repository';
 import { ReviewDocument, ReviewSchema } from './media/review.schema';
 import { ReviewsRepository } from './media/reviews.repository';
 import { MovieReviewsController } from './media/reviews.controller';
+import { MoviePhotosController } from './media/photos.controller';
 import { MovieLinks } from './common/links';
 import { SearchService } from './subjects/search.service';
 import { SubjectDocument, SubjectSchema } from './subjects/subject.schema';
@@ -59,7 +60,7 @@ import { SubjectsService } from './subjects/subjects.service';
       { name: MovieListDocument.name, schema: MovieListSchema },
     ]),
   ],
-  controllers: [SubjectsController, CelebritiesController, ListsController, MovieImportController, MovieReviewsController],
+  controllers: [SubjectsController, CelebritiesController, ListsController, MovieImportController, MovieReviewsController, MoviePhotosController],
   providers: [
     { provide: MovieLinks, inject: [APP_CONFIG], useFactory: (config: MovieConfig) => new MovieLinks(config.PUBLIC_WEB_URL) },
     DatabaseEngine, SubjectsRepository, SubjectSearchRepository, SubjectViewsRepository, SubjectImdbRepository, CelebritiesRepository, CelebrityViewsRepository,

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 
 /**
@@ -27,10 +27,32 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
 }
 
-/** Only the gateway is reached: the records' picture addresses (example hosts) are refused at once, not waited for. */
-export async function onlyFrom(page: Page, baseUrl: string, also: string[] = []): Promise<void> {
-  const allowed = [new URL(baseUrl).origin, ...also];
-  await page.route('**/*', (route) => (allowed.some((o) => route.request().url().startsWith(o)) ? route.continue() : route.abort()));
+/**
+ * Only the gateway is reached: the records' picture addresses on other hosts (example hosts) are
+ * refused at once, not waited for, unless `pictureHosts` names the host: the test then stands in
+ * for that catalogue's picture host and answers every address on it with `picture`.
+ */
+export async function onlyFrom(page: Page, baseUrl: string, pictureHosts: Record<string, Buffer> = {}): Promise<void> {
+  const allowed = new URL(baseUrl).origin;
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(allowed)) return route.continue();
+    const picture = pictureHosts[new URL(url).origin];
+    return picture ? route.fulfill({ status: 200, contentType: 'image/png', body: picture }) : route.abort();
+  });
+}
+
+/**
+ * Whether a picture is drawn: scrolled into view (pages load pictures lazily), then its natural
+ * width once the browser is done with it (0 for one that failed to load or to decode).
+ */
+export async function drawnWidth(picture: Locator): Promise<number> {
+  await picture.scrollIntoViewIfNeeded();
+  const handle = await picture.elementHandle();
+  if (!handle) throw new Error('no such picture');
+  const page = picture.page();
+  await page.waitForFunction((img) => (img as unknown as { complete: boolean }).complete, handle);
+  return page.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth, handle);
 }
 
 export interface AxeViolation {

@@ -73,6 +73,10 @@ ul.items li{margin:.3rem 0}
 .meta{color:#4d5560;font-size:.9rem}
 .prose{white-space:normal}
 .prose p{margin:.5rem 0}
+ul.photos{list-style:none;padding:0;margin:.5rem 0;display:grid;grid-template-columns:repeat(auto-fill,minmax(8rem,1fr));gap:.75rem}
+ul.photos img{display:block;width:100%;height:auto;border:1px solid #d0d7de;background:#f6f8fa}
+figure.photo{margin:0 0 1rem}
+figure.photo img{display:block;max-width:100%;height:auto;border:1px solid #d0d7de;background:#f6f8fa}
 figure.note-photo{margin:1rem 0}
 figure.note-photo img{max-width:100%;height:auto}
 .note-photo-L{text-align:left}.note-photo-C{text-align:center}.note-photo-R{text-align:right}

@@ -1,6 +1,6 @@
-import { ApiError, Book, EventView, Note, Review } from '@plaza/contracts';
+import { ApiError, Book, EventView, MoviePhoto, Note, Review, SimpleSubject } from '@plaza/contracts';
 import { jsonLd, languageOf } from './web-html';
-import { bookPage, bookReviewPage, errorPage, eventPage, isoTime, notePage } from './web-pages';
+import { albumPage, bookPage, bookReviewPage, errorPage, eventPage, isoTime, notePage, photoPage, seriesPage } from './web-pages';
 import { pageKeyOf, pageStatusOf, webSiteOf, zoneOffset } from './web-routes';
 
 const site = webSiteOf('https://plaza.example.org/web/');
@@ -12,6 +12,14 @@ const book = (over: Partial<Book> = {}): Book => ({
 });
 
 const user = { id: '7', uid: 'ann', name: 'Ann', signature: '', alt: '', avatar: '' };
+
+const images = (id: string) => ({ small: `https://img.example.org/s/${id}.jpg`, large: `https://img.example.org/l/${id}.jpg`, medium: '' });
+const subject: SimpleSubject = { id: '26', title: '春天的故事', original_title: '', alt: '', images: images('26'), rating: { min: 0, max: 10, average: 0, stars: 0 }, year: '', subtype: 'movie' };
+const photo = (over: Partial<MoviePhoto> = {}): MoviePhoto => ({
+  id: '27', subject_id: '26', alt: '', icon: '', image: 'https://img.example.org/photo/27.jpg', thumb: 'https://img.example.org/thumb/27.jpg', cover: '', created_at: '2021-01-01 10:00:00',
+  desc: '剧照', author: user, album_id: '', album_title: '春天的故事的剧照', album_url: '', next_photo: '28', prev_photo: '', position: 1, comments_count: 0, photos_count: 2, ...over,
+});
+const ldOf = (html: string) => JSON.parse(/application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '');
 
 describe('web pages', () => {
   it('takes its addresses from PUBLIC_WEB_URL: the absolute form for canonical links, the path for routes', () => {
@@ -87,6 +95,44 @@ describe('web pages', () => {
     expect(html).toContain('href="/web/loc/108288/"');
     expect(html).toContain('"startDate":"2099-05-01T19:30:00+08:00"');
     expect(html).toContain('"geo":{"@type":"GeoCoordinates","latitude":39.9,"longitude":116.4}');
+  });
+
+  it("a movie photo: the picture, its movie, album and author linked, its neighbours, an ImageObject; its text escaped", () => {
+    const html = photoPage(site, { photo: photo({ desc: '<b>春</b> & "夏"' }), subject });
+    expect(html).toContain('<h1>&lt;b&gt;春&lt;/b&gt; &amp; &quot;夏&quot;</h1>');
+    expect(html).toContain('<img src="https://img.example.org/photo/27.jpg" alt="&lt;b&gt;春&lt;/b&gt; &amp; &quot;夏&quot;">');
+    expect(html).toContain('href="/web/movie/subject/26/"');
+    expect(html).toContain('href="/web/movie/subject/26/photos/"');
+    expect(html).toContain('href="/web/movie/photos/photo/28/"');
+    expect(html).toContain('href="/web/people/ann/"');
+    expect(html).toContain('第 1 张，共 2 张');
+    expect(html).toContain('<link rel="canonical" href="https://plaza.example.org/web/movie/photos/photo/27/">');
+    expect(ldOf(html)).toMatchObject({ '@type': 'ImageObject', contentUrl: 'https://img.example.org/photo/27.jpg', about: { '@type': 'Movie', name: '春天的故事' } });
+    // a photo without a description is named by its album and place; a celebrity's links the celebrity
+    const celebrity = { id: '13', name: 'Emma Hill', alt: '', avatars: images('13') };
+    const other = photoPage(site, { photo: photo({ desc: '', album_title: '', subject_id: '13' }), celebrity });
+    expect(other).toContain('<h1>Photos of Emma Hill 1</h1>');
+    expect(other).toContain('href="/web/movie/celebrity/13/photos/"');
+    expect(ldOf(other)).toMatchObject({ about: { '@type': 'Person', name: 'Emma Hill' } });
+  });
+
+  it('an album lists its photos linked to their pages; an empty album says so', () => {
+    const html = albumPage(site, { start: 0, count: 2, total: 3, subject, photos: [photo(), photo({ id: '28', desc: '', thumb: 'javascript:alert(1)', image: '', position: 2 })] });
+    expect(html).toContain('<h1>春天的故事的剧照</h1>');
+    expect(html).toContain('<a href="/web/movie/photos/photo/27/"><img src="https://img.example.org/thumb/27.jpg" alt="剧照" loading="lazy"></a>');
+    // an address that is not http(s) is never a picture: the photo is linked by its text
+    expect(html).toContain('<a href="/web/movie/photos/photo/28/"><span>图片 2</span></a>');
+    expect(html).not.toContain('javascript:');
+    expect(html).toContain('全部 3 张');
+    expect(albumPage(site, { start: 0, count: 0, total: 0, subject, photos: [] })).toContain('<p>还没有照片。</p>');
+    expect(albumPage(site, { start: 0, count: 0, total: 0, subject: { ...subject, title: '$& <i>' }, photos: [] })).toContain('<h1>Photos of $&amp; &lt;i&gt;</h1>');
+  });
+
+  it('a series without books is a page that says so, named by its id', () => {
+    const html = seriesPage(site, '5', { start: 0, count: 0, total: 0, books: [] });
+    expect(html).toContain('<h1>Series 5</h1><p>This series has no books yet.</p>');
+    expect(ldOf(html)).toMatchObject({ '@type': 'BookSeries', name: 'Series 5', hasPart: [] });
+    expect(seriesPage(site, '5', { start: 0, count: 1, total: 1, books: [book({ series: { id: '5', title: '三体系列' } })] })).toContain('<h1>三体系列</h1>');
   });
 
   it('refusals are pages with their status: missing 404, not public 403, a service down 503', () => {

@@ -1,5 +1,6 @@
 import type {
-  Book, BookList, EventList, EventView, LocView, MovieCelebrity, MovieReview, MovieSubject, Note, Review, ReviewList, SimpleCelebrity, UserProfile,
+  Book, BookList, CelebrityPhotosPage, EventList, EventView, LocView, MovieCelebrity, MoviePhoto, MoviePhotoView, MovieReview, MovieSubject, Note, Review, ReviewList,
+  SimpleCelebrity, SimpleSubject, SubjectPhotosPage, UserProfile,
 } from '@plaza/contracts';
 import { esc, facts, httpAddress, langAttr, languageOf, pageShell, paragraphs } from './web-html';
 
@@ -23,6 +24,8 @@ const LABELS = {
     joined: '加入于', notFound: '页面不存在', notFoundText: '你要找的内容不存在，或已被删除。', forbidden: '无权查看',
     forbiddenText: '这篇日记不公开。', unavailable: '暂时无法显示', unavailableText: '服务暂时不可用，请稍后再试。', photo: '图片',
     likes: '人喜欢', comments: '条回应', signature: '签名', movie: '电影', photos: '照片', poster: '海报', avatar: '头像',
+    celebrity: '影人', album: '相册', noPhotos: '还没有照片。', allPhotos: '全部 {n} 张', previous: '上一张', next: '下一张', place: '第 {i} 张，共 {n} 张',
+    replies: '回应', seriesNamed: '丛书 {id}', noBooks: '这套丛书还没有书。', subjectAlbum: '{name}的剧照', celebrityAlbum: '{name}的照片',
   },
   en: {
     author: 'Author', translator: 'Translator', publisher: 'Publisher', pubdate: 'Published', pages: 'Pages', price: 'Price', binding: 'Binding',
@@ -36,6 +39,8 @@ const LABELS = {
     notFoundText: 'There is nothing at this address, or it was deleted.', forbidden: 'Not public', forbiddenText: 'This note is not public.',
     unavailable: 'Unavailable', unavailableText: 'The service is unavailable for a moment; please try again.', photo: 'Picture',
     likes: 'likes', comments: 'comments', signature: 'Signature', movie: 'Movie', photos: 'Photos', poster: 'Poster', avatar: 'Avatar',
+    celebrity: 'Celebrity', album: 'Album', noPhotos: 'No photos yet.', allPhotos: 'All {n} photos', previous: 'Previous', next: 'Next', place: '{i} of {n}',
+    replies: 'Comments', seriesNamed: 'Series {id}', noBooks: 'This series has no books yet.', subjectAlbum: 'Photos of {name}', celebrityAlbum: 'Photos of {name}',
   },
 } as const;
 
@@ -49,6 +54,9 @@ export const pagePaths = {
   movie: (id: string) => `/movie/subject/${id}/`,
   movieReview: (id: string) => `/movie/review/${id}/`,
   celebrity: (id: string) => `/movie/celebrity/${id}/`,
+  photo: (id: string) => `/movie/photos/photo/${id}/`,
+  subjectPhotos: (id: string) => `/movie/subject/${id}/photos/`,
+  celebrityPhotos: (id: string) => `/movie/celebrity/${id}/photos/`,
   event: (id: string) => `/event/${id}/`,
   loc: (id: string) => `/loc/${id}/`,
   note: (id: string) => `/note/${id}/`,
@@ -146,15 +154,20 @@ function seriesSection(site: WebSite, series: BookList | undefined, currentId: s
   return `<h2>${labels(lang).seriesBooks}</h2><ul class="items">${items}</ul>`;
 }
 
-/** A series: its books (the `series.id` a book links to). */
+/**
+ * A series: its books (the `series.id` a book links to). A series without books is a page too; its
+ * title is only known from its books (the service's list carries none), so it is named by its id.
+ */
 export function seriesPage(site: WebSite, id: string, series: BookList): string {
-  const title = series.books.find((b) => b.series?.id === id)?.series?.title || id;
-  const lang = languageOf(title, ...series.books.map((b) => b.title));
+  const named = series.books.find((b) => b.series?.id === id)?.series?.title;
+  const lang = languageOf(named, ...series.books.map((b) => b.title));
+  const l = labels(lang);
+  const title = named || l.seriesNamed.replace('{id}', id);
   const items = series.books.map((b) => `<li>${link(site, pagePaths.book(b.id), b.title, lang)} <span class="meta">${esc(join(b.author))}</span></li>`).join('');
   const url = site.web + pagePaths.series(id);
   return pageShell(
     { title, lang, url, ogType: 'website', ld: { '@context': 'https://schema.org', '@type': 'BookSeries', name: title, url, hasPart: series.books.map((b) => ({ '@type': 'Book', name: b.title, url: site.web + pagePaths.book(b.id) })) } },
-    `${heading(title, lang)}<ul class="items">${items}</ul>`,
+    `${heading(title, lang)}${items ? `<ul class="items">${items}</ul>` : `<p>${l.noBooks}</p>`}`,
     site.base + '/',
   );
 }
@@ -197,6 +210,30 @@ function celebrities(site: WebSite, list: SimpleCelebrity[] | undefined, lang: L
   return list.map((c) => link(site, pagePaths.celebrity(c.id), c.name, lang)).join(' / ');
 }
 
+/** A photo's text: its description, else its place in its album. */
+function photoText(photo: MoviePhoto, lang: Lang): string {
+  return photo.desc || `${labels(lang).photo} ${photo.position}`;
+}
+
+/** Photos as thumbnails, each linked to its page (a photo without an http(s) thumbnail is linked by its text). */
+function photoGrid(site: WebSite, photos: MoviePhoto[], lang: Lang): string {
+  const items = photos.map((p) => {
+    const thumb = httpAddress(p.thumb || p.cover || p.image);
+    const text = photoText(p, lang);
+    const inner = thumb ? `<img src="${esc(thumb)}" alt="${esc(text)}"${langAttr(text, lang)} loading="lazy">` : `<span${langAttr(text, lang)}>${esc(text)}</span>`;
+    return `<li><a href="${esc(site.base + pagePaths.photo(p.id))}">${inner}</a></li>`;
+  });
+  return `<ul class="photos">${items.join('')}</ul>`;
+}
+
+/** The first photos of an album (a subject's or celebrity's `photos`) and a link to all of them. */
+function photosSection(site: WebSite, photos: MoviePhoto[] | undefined, albumPath: string, lang: Lang): string {
+  if (!photos || photos.length === 0) return '';
+  const l = labels(lang);
+  const total = Math.max(photos.length, photos[0].photos_count);
+  return `<h2>${l.photos}</h2>${photoGrid(site, photos, lang)}<p>${link(site, albumPath, l.allPhotos.replace('{n}', String(total)), lang)}</p>`;
+}
+
 export function movieSubjectPage(site: WebSite, subject: MovieSubject): string {
   const lang = languageOf(subject.title, subject.summary);
   const l = labels(lang);
@@ -219,6 +256,7 @@ export function movieSubjectPage(site: WebSite, subject: MovieSubject): string {
       [l.rating, rating],
     ])}</div></div>`,
     subject.summary ? `<h2>${l.summary}</h2><div class="prose">${paragraphs(subject.summary)}</div>` : '',
+    photosSection(site, subject.photos, pagePaths.subjectPhotos(subject.id), lang),
     reviews.length
       ? `<h2>${l.popularReviews}</h2><ul class="items">${reviews
           .map((r) => `<li>${link(site, pagePaths.movieReview(r.id), r.title, lang)} <span class="meta">${userLink(site, r.author, lang)} · ${esc(r.created_at)}</span><br><span${langAttr(r.summary, lang)}>${esc(r.summary)}</span></li>`)
@@ -267,6 +305,7 @@ export function celebrityPage(site: WebSite, celebrity: MovieCelebrity): string 
     celebrity.works.length
       ? `<h2>${l.works}</h2><ul class="items">${celebrity.works.map((w) => `<li>${link(site, pagePaths.movie(w.id), w.title, lang)}${w.year ? ` <span class="meta">${esc(w.year)}</span>` : ''}</li>`).join('')}</ul>`
       : '',
+    photosSection(site, celebrity.photos, pagePaths.celebrityPhotos(celebrity.id), lang),
   ].join('\n');
   return pageShell(
     {
@@ -310,6 +349,107 @@ export function movieReviewPage(site: WebSite, review: MovieReview, subject: { i
         author: { '@type': 'Person', name: review.author.name || review.author.uid },
         itemReviewed: { '@type': 'Movie', name: subject.title, url: site.web + pagePaths.movie(subject.id) },
         ...(review.rating.value > 0 ? { reviewRating: { '@type': 'Rating', ratingValue: review.rating.value, bestRating: review.rating.max, worstRating: review.rating.min } } : {}),
+      },
+    },
+    body,
+    site.base + '/',
+  );
+}
+
+/** Whose album a photo or an album is: a subject's or a celebrity's. */
+interface AlbumOwner {
+  name: string;
+  path: string;
+  albumPath: string;
+  albumTitle: string;
+  kindLabel: string;
+  ld: { '@type': string; name: string; url: string };
+}
+
+// names go in through a function: a `$&` in a title is text, not a replacement pattern
+function albumOwner(site: WebSite, owner: { subject?: SimpleSubject; celebrity?: SimpleCelebrity }, lang: Lang): AlbumOwner | undefined {
+  const l = labels(lang);
+  if (owner.subject) {
+    const { id, title, subtype } = owner.subject;
+    return {
+      name: title, path: pagePaths.movie(id), albumPath: pagePaths.subjectPhotos(id), albumTitle: l.subjectAlbum.replace('{name}', () => title), kindLabel: l.movie,
+      ld: { '@type': subtype === 'tv' ? 'TVSeries' : 'Movie', name: title, url: site.web + pagePaths.movie(id) },
+    };
+  }
+  if (owner.celebrity) {
+    const { id, name } = owner.celebrity;
+    return {
+      name, path: pagePaths.celebrity(id), albumPath: pagePaths.celebrityPhotos(id), albumTitle: l.celebrityAlbum.replace('{name}', () => name), kindLabel: l.celebrity,
+      ld: { '@type': 'Person', name, url: site.web + pagePaths.celebrity(id) },
+    };
+  }
+  return undefined;
+}
+
+/** A movie or celebrity photo (the photo's `alt`): the picture, its album and owner, its neighbours in the album. */
+export function photoPage(site: WebSite, view: MoviePhotoView): string {
+  const { photo } = view;
+  const ownerName = view.subject?.title ?? view.celebrity?.name;
+  const lang = languageOf(photo.desc, photo.album_title, ownerName);
+  const l = labels(lang);
+  const owner = albumOwner(site, view, lang);
+  const url = site.web + pagePaths.photo(photo.id);
+  const title = photo.desc || `${photo.album_title || owner?.albumTitle || l.photo} ${photo.position}`;
+  const image = httpAddress(photo.image || photo.cover || photo.thumb);
+  const place = l.place.replace('{i}', String(photo.position)).replace('{n}', String(photo.photos_count));
+  const neighbours = [
+    photo.prev_photo ? link(site, pagePaths.photo(photo.prev_photo), l.previous, lang) : '',
+    photo.next_photo ? link(site, pagePaths.photo(photo.next_photo), l.next, lang) : '',
+  ].filter(Boolean);
+  const body = [
+    heading(title, lang),
+    image ? `<figure class="photo"><img src="${esc(image)}" alt="${esc(title)}"${langAttr(title, lang)}></figure>` : '',
+    facts([
+      [owner?.kindLabel ?? l.movie, owner ? link(site, owner.path, owner.name, lang) : undefined],
+      [l.album, owner ? `${link(site, owner.albumPath, photo.album_title || owner.albumTitle, lang)} <span class="meta">${esc(place)}</span>` : esc(place)],
+      [l.by, userLink(site, photo.author, lang)],
+      [l.published, esc(photo.created_at)],
+      [l.replies, photo.comments_count > 0 ? esc(photo.comments_count) : undefined],
+    ]),
+    neighbours.length ? `<p class="pager">${neighbours.join(' · ')}</p>` : '',
+  ].join('\n');
+  return pageShell(
+    {
+      title, lang, url, description: photo.desc, image, ogType: 'website',
+      ld: {
+        '@context': 'https://schema.org', '@type': 'ImageObject', name: title, url,
+        ...(image ? { contentUrl: image } : {}),
+        ...(httpAddress(photo.thumb) ? { thumbnailUrl: photo.thumb } : {}),
+        ...(photo.desc ? { caption: photo.desc } : {}),
+        ...(photo.created_at ? { uploadDate: photo.created_at } : {}),
+        ...(photo.author?.name || photo.author?.uid ? { author: { '@type': 'Person', name: photo.author.name || photo.author.uid } } : {}),
+        ...(owner ? { about: owner.ld, isPartOf: { '@type': 'ImageGallery', name: photo.album_title || owner.albumTitle, url: site.web + owner.albumPath } } : {}),
+      },
+    },
+    body,
+    site.base + '/',
+  );
+}
+
+/** A subject's or celebrity's photos (their `album_url`): thumbnails linked to the photos' pages, oldest first. */
+export function albumPage(site: WebSite, album: SubjectPhotosPage | CelebrityPhotosPage): string {
+  const ownerOf = 'subject' in album ? { subject: album.subject } : { celebrity: album.celebrity };
+  const lang = languageOf(ownerOf.subject?.title ?? ownerOf.celebrity?.name, ...album.photos.map((p) => p.desc));
+  const l = labels(lang);
+  const owner = albumOwner(site, ownerOf, lang) as AlbumOwner;
+  const url = site.web + owner.albumPath;
+  const more = album.total > album.photos.length ? `<p class="meta">${esc(l.allPhotos.replace('{n}', String(album.total)))}</p>` : '';
+  const body = [
+    heading(owner.albumTitle, lang),
+    `<p>${link(site, owner.path, owner.name, lang)}</p>`,
+    album.photos.length ? photoGrid(site, album.photos, lang) + more : `<p>${l.noPhotos}</p>`,
+  ].join('\n');
+  return pageShell(
+    {
+      title: owner.albumTitle, lang, url, image: httpAddress(album.photos[0]?.image), ogType: 'website',
+      ld: {
+        '@context': 'https://schema.org', '@type': 'ImageGallery', name: owner.albumTitle, url, about: owner.ld,
+        hasPart: album.photos.map((p) => ({ '@type': 'ImageObject', name: photoText(p, lang), url: site.web + pagePaths.photo(p.id) })),
       },
     },
     body,

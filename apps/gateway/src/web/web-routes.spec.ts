@@ -26,6 +26,11 @@ function setUp(): { app: FastifyInstance; calls: string[]; cache: ResponseCache;
         return book;
       }
       if (message.subject === BookMessages.bookReviews.subject) return { start: 0, count: 0, total: 0, reviews: [] };
+      // series 8 is known and has no books; any other is unknown
+      if (message.subject === BookMessages.seriesBooks.subject) {
+        if (payload.id !== '8') throw new ApiError('uri_not_found');
+        return { start: 0, count: 0, total: 0, books: [] };
+      }
       throw new ApiError('service_unavailable');
     },
   } as unknown as ServiceBus;
@@ -34,6 +39,11 @@ function setUp(): { app: FastifyInstance; calls: string[]; cache: ResponseCache;
   registerWebPages(app, { bus, cache, publicWebUrl: 'http://plaza.test/web', timezone: 'Asia/Shanghai', logger });
   return { app, calls, cache, release };
 }
+
+/** Width, height and colour type from a PNG's header, and whether its signature is PNG's. */
+const pngHeader = (bytes: Buffer) => ({
+  png: bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])), width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20),
+});
 
 describe('web page routes', () => {
   it('renders a page once for concurrent readers, then answers from the cache with an ETag and 304', async () => {
@@ -68,6 +78,40 @@ describe('web page routes', () => {
     cache.invalidate({ tags: ['book:42'] });
     await app.inject('/web/book/subject/42/');
     expect(calls.filter((s) => s === BookMessages.getBook.subject)).toHaveLength(3);
+  });
+
+  it('a series without books is a page (200, kept), an unknown series a 404 page', async () => {
+    const { app, release } = setUp();
+    release();
+    const empty = await app.inject('/web/book/series/8/');
+    expect(empty.statusCode).toBe(200);
+    expect(empty.headers['cache-control']).toBe('public, max-age=60');
+    expect(empty.body).toContain('This series has no books yet.');
+    expect((await app.inject('/web/book/series/9/')).statusCode).toBe(404);
+  });
+
+  it('answers the picture addresses the services derive with placeholders: PNG, a day in caches, 304; a malformed name is a 404 page', async () => {
+    const { app, calls } = setUp();
+    const cases: Array<[string, number, number]> = [
+      ['/web/movie/img/subject/l/26.jpg', 270, 405],
+      ['/web/movie/img/celebrity/s/13.jpg', 64, 96],
+      ['/web/movie/img/photo/thumb/27.jpg', 150, 100],
+      ['/web/pics/event/60001/hlarge.jpg', 480, 270],
+      ['/web/avatars/ann.png', 160, 160],
+    ];
+    for (const [url, width, height] of cases) {
+      const res = await app.inject(url);
+      expect({ url, status: res.statusCode, type: res.headers['content-type'], cache: res.headers['cache-control'], ...pngHeader(res.rawPayload) }).toEqual({
+        url, status: 200, type: 'image/png', cache: 'public, max-age=86400', png: true, width, height,
+      });
+      const again = await app.inject({ url, headers: { 'if-none-match': String(res.headers.etag) } });
+      expect(again.statusCode).toBe(304);
+    }
+    expect(calls).toEqual([]);
+    for (const url of ['/web/movie/img/subject/l/x.jpg', '/web/movie/img/subject/l/26.png', '/web/movie/img/subject/xl/26.jpg', '/web/avatars/ann.jpg', '/web/pics/event/x/large.jpg']) {
+      const res = await app.inject(url);
+      expect({ url, status: res.statusCode, type: res.headers['content-type'] }).toEqual({ url, status: 404, type: 'text/html; charset=utf-8' });
+    }
   });
 
   it('answers refusals with pages: 404 for a missing record or address, 503 when a service fails; never cached', async () => {

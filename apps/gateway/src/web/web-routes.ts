@@ -7,8 +7,10 @@ import { registerExtraRoute, toFastifyPath } from '../endpoints/route-patterns';
 import { etagMatches, etagOf } from '../http/etag';
 import { originOf } from '../http/request-context';
 import {
-  bookPage, bookReviewPage, celebrityPage, cityPage, errorPage, eventPage, homePage, movieReviewPage, movieSubjectPage, notePage, PageError, seriesPage, userPage, WebSite,
+  albumPage, bookPage, bookReviewPage, celebrityPage, cityPage, errorPage, eventPage, homePage, movieReviewPage, movieSubjectPage, notePage, PageError, photoPage, seriesPage,
+  userPage, WebSite,
 } from './web-pages';
+import { PICTURE_ROUTES, placeholder } from './web-pictures';
 
 /**
  * The pages' own policy: inline styles and pictures from anywhere (records name their pictures'
@@ -103,8 +105,8 @@ export function registerWebPages(fastify: FastifyInstance, deps: WebDeps): void 
     return { html: bookReviewPage(site, found), cache: { area: 'book', tags: [`book:${found.book.id}`], ttlSeconds: 60 } };
   };
   const series: Loader = async ({ id }, origin) => {
+    // an unknown series is the service's 404; a known one without books is a page that says so
     const books = await bus.request(BookMessages.seriesBooks, { id, page: { start: 0, count: 100 }, caller: ANONYMOUS }, origin);
-    if (books.total === 0) throw new ApiError('uri_not_found', `no series ${id}`);
     return { html: seriesPage(site, id, books), cache: { area: 'book', tags: [`series:${id}`, ...books.books.map((b) => `book:${b.id}`)], ttlSeconds: CATALOGUE_TTL } };
   };
   const movie: Loader = async ({ id }, origin) => {
@@ -120,6 +122,20 @@ export function registerWebPages(fastify: FastifyInstance, deps: WebDeps): void 
   const celebrity: Loader = async ({ id }, origin) => {
     const found = await bus.request(MovieMessages.getCelebrity, { id, caller: PAGE_MOVIE_CALLER }, origin);
     return { html: celebrityPage(site, found), cache: { area: 'movie', tags: [`movie:celebrity:${id}`], ttlSeconds: CATALOGUE_TTL } };
+  };
+  const photo: Loader = async ({ id }, origin) => {
+    const found = await bus.request(MovieMessages.getPhoto, { id }, origin);
+    // a celebrity's photo names its celebrity in `subject_id`
+    const owner = found.subject ? `movie:subject:${found.subject.id}` : `movie:celebrity:${found.celebrity?.id ?? found.photo.subject_id}`;
+    return { html: photoPage(site, found), cache: { area: 'movie', tags: [owner], ttlSeconds: CATALOGUE_TTL } };
+  };
+  const subjectAlbum: Loader = async ({ id }, origin) => {
+    const album = await bus.request(MovieMessages.subjectPhotos, { id, start: 0, count: 100, caller: PAGE_MOVIE_CALLER }, origin);
+    return { html: albumPage(site, album), cache: { area: 'movie', tags: [`movie:subject:${id}`], ttlSeconds: CATALOGUE_TTL } };
+  };
+  const celebrityAlbum: Loader = async ({ id }, origin) => {
+    const album = await bus.request(MovieMessages.celebrityPhotos, { id, start: 0, count: 100, caller: PAGE_MOVIE_CALLER }, origin);
+    return { html: albumPage(site, album), cache: { area: 'movie', tags: [`movie:celebrity:${id}`], ttlSeconds: CATALOGUE_TTL } };
   };
   const event: Loader = async ({ id }, origin) => {
     const found = await bus.request(EventMessages.get, { id, caller: ANONYMOUS }, origin);
@@ -144,9 +160,12 @@ export function registerWebPages(fastify: FastifyInstance, deps: WebDeps): void 
     ['/book/series/:id', series],
     ['/movie/subject/:id', movie],
     ['/m/movie/subject/:id', movie],
+    ['/movie/subject/:id/photos', subjectAlbum],
     ['/movie/review/:id', movieReview],
     ['/movie/celebrity/:id', celebrity],
     ['/m/movie/celebrity/:id', celebrity],
+    ['/movie/celebrity/:id/photos', celebrityAlbum],
+    ['/movie/photos/photo/:id', photo],
     ['/event/:id', event],
     ['/m/event/:id', event],
     ['/loc/:id', city],
@@ -220,6 +239,21 @@ export function registerWebPages(fastify: FastifyInstance, deps: WebDeps): void 
         if (status === 503) deps.logger.warn({ reqId: request.id, err: (err as Error).message }, 'web page: a service did not answer');
         return sendError(request, reply, status, path.replace(/:(id|name)/, String(Object.values(request.params as object)[0])));
       }
+    });
+  }
+
+  // the pictures of the addresses the services derive under PUBLIC_WEB_URL: placeholders, drawn
+  // once per size and answered from memory (no service is asked, nothing is kept per record)
+  for (const { path, name, kind } of PICTURE_ROUTES) {
+    const full = prefix + path;
+    registerExtraRoute('GET', full);
+    fastify.get(toFastifyPath(full), async (request: FastifyRequest, reply: FastifyReply) => {
+      const given = (request.params as { name?: string }).name;
+      if (name && !name.test(given ?? '')) return sendError(request, reply, 404, (request.url.split('?')[0] ?? '').slice(prefix.length));
+      const picture = placeholder(kind);
+      reply.header('content-type', 'image/png').header('cache-control', 'public, max-age=86400').header('etag', picture.etag);
+      if (etagMatches(request.headers['if-none-match'], picture.etag)) return reply.code(304).send();
+      return reply.send(picture.bytes);
     });
   }
 

@@ -3,7 +3,7 @@ import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, 
 import { Caller } from '../messaging/caller';
 import { defineMessage } from '../messaging/define-message';
 import {
-  CelebrityPhotosPage, CelebrityWorksPage, MovieCelebrity, MovieListResponse, MovieReview, MovieSearchPage, MovieSubject,
+  CelebrityPhotosPage, CelebrityWorksPage, MovieCelebrity, MovieListResponse, MoviePhotoView, MovieReview, MovieSearchPage, MovieSubject,
   SubjectCommentsPage, SubjectPhotosPage, SubjectReviewsPage,
 } from './movie.shapes';
 import { PATH_ID } from '../common/path-params';
@@ -89,6 +89,15 @@ export class MovieReviewRequest {
   @Matches(PATH_ID) id!: string;
 }
 
+/**
+ * One photo by id, with its place in its album and the album's owner: the web page of its `alt`
+ * (docs/api/web.md). That address names no owner, so a subject's photo is looked for first, then
+ * a celebrity's (the two kinds are loaded apart and may share an id).
+ */
+export class MoviePhotoRequest {
+  @Matches(PATH_ID) id!: string;
+}
+
 /** Every request/reply of the movie service; the caller's tier decides which fields an answer has. */
 export const MovieMessages = {
   getSubject: defineMessage<MovieSubjectRequest, MovieSubject>('movie.v1.subject.get', MovieSubjectRequest),
@@ -102,4 +111,5 @@ export const MovieMessages = {
   celebrityPhotos: defineMessage<CelebrityPageRequest, CelebrityPhotosPage>('movie.v1.celebrity.photos', CelebrityPageRequest),
   getList: defineMessage<MovieListRequest, MovieListResponse>('movie.v1.list.get', MovieListRequest),
   getReview: defineMessage<MovieReviewRequest, MovieReview>('movie.v1.review.get', MovieReviewRequest),
+  getPhoto: defineMessage<MoviePhotoRequest, MoviePhotoView>('movie.v1.photo.get', MoviePhotoRequest),
 } as const;

@@ -228,6 +228,13 @@ export interface CelebrityPhotosPage extends Page {
   photos: MoviePhoto[];
 }
 
+/** `movie.v1.photo.get`: a photo (its album place filled in) and the subject or celebrity whose album holds it. */
+export interface MoviePhotoView {
+  photo: MoviePhoto;
+  subject?: SimpleSubject;
+  celebrity?: SimpleCelebrity;
+}
+
 export interface MovieSearchPage extends Page {
   query: string;
   tag: string;
