@@ -12,6 +12,7 @@ import { NoteImporter } from './import/note-importer';
 import { NoteLikeDocument, NoteLikeSchema } from './likes/like.schema';
 import { LikesRepository } from './likes/likes.repository';
 import { LikesService } from './likes/likes.service';
+import { NoteLocalEngine } from './notes/local-engine';
 import { NoteAccess } from './notes/note-access';
 import { NoteCounterWriter } from './notes/note-counters';
 import { NoteViews } from './notes/note-views';
@@ -39,6 +40,7 @@ import { NoteExportController } from './export/note-export.controller';
   controllers: [NotesController, CommentsController, NoteReconcileController, NoteErasureController, NoteImportController, NoteExportController],
   providers: [
     NotesRepository,
+    NoteLocalEngine,
     LikesRepository,
     CommentsRepository,
     NoteAccess,

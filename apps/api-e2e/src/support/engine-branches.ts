@@ -35,7 +35,7 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'movie.lists.change',
     'change-feed.clear',
   ],
-  note: ['note.notes.counters'],
+  note: ['note.notes.counters', 'note.notes.by-author', 'note.notes.upkeep'],
   event: ['event.events.counters', 'event.search', 'change-feed.clear'],
 };
 

@@ -98,7 +98,8 @@ export class NoteImporter {
     } satisfies Omit<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'counts_v'>;
     await this.notes.exclusive(r.id, async () => {
       // the counters are the sources', recounted after the batch; an edit keeps them
-      if (await this.notes.byId(r.id)) await this.notes.update(r.id, fields);
+      const existing = await this.notes.byId(r.id);
+      if (existing) await this.notes.update(existing, fields);
       else await this.notes.insert({ _id: r.id, ...fields, liked_count: 0, comments_count: 0 });
     });
     // an export archive's pictures, stored staged by the importer: accepted into the note, seen as its privacy allows

@@ -1,15 +1,18 @@
-import { captureQueries, unindexedQueries } from '@plaza/service-kit';
+import { captureQueries, MONGODB_ENGINE, unboundedQueries, unindexedQueries } from '@plaza/service-kit';
 import mongoose from 'mongoose';
 import { NoteCommentDocument, NoteCommentSchema } from '../comments/comment.schema';
 import { CommentsRepository } from '../comments/comments.repository';
 import { NoteLikeDocument, NoteLikeSchema } from '../likes/like.schema';
 import { LikesRepository } from '../likes/likes.repository';
+import { NoteLocalEngine } from './local-engine';
 import { NoteDocument, NoteSchema } from './note.schema';
 import { NotesRepository } from './notes.repository';
 
 /** Every list query of the note service has an index on MongoDB (FerretDB ignores secondary indexes). */
 const db = new mongoose.Mongoose();
-const notes = new NotesRepository(db.model(NoteDocument.name, NoteSchema) as never);
+const noteModel = db.model(NoteDocument.name, NoteSchema) as never;
+// the MongoDB branch of the lists (the local one reads NoteLocalEngine's notes held by author)
+const notes = new NotesRepository(noteModel, MONGODB_ENGINE, new NoteLocalEngine(noteModel, MONGODB_ENGINE));
 const likes = new LikesRepository(db.model(NoteLikeDocument.name, NoteLikeSchema) as never);
 const comments = new CommentsRepository(db.model(NoteCommentDocument.name, NoteCommentSchema) as never);
 
@@ -27,5 +30,7 @@ describe('note queries use indexes on MongoDB', () => {
     });
     expect(queries).toHaveLength(12);
     expect(unindexedQueries(queries)).toEqual([]);
+    // a request reads its page, never every match
+    expect(unboundedQueries(queries)).toEqual([]);
   });
 });

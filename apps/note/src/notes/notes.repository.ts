@@ -2,7 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
+import { DatabaseEngine } from '@plaza/service-kit';
 import { Model } from 'mongoose';
+import { NoteLocalEngine } from './local-engine';
 import { NoteDocument } from './note.schema';
 
 export type StoredNote = NoteDocument;
@@ -12,12 +14,20 @@ export type NoteCounters = Partial<Pick<NoteDocument, 'liked_count' | 'comments_
  * The notes collection. Every change of a note document runs inside `exclusive(id, ...)`: on
  * FerretDB v1 an update is read, change, write back without isolation, so two unserialised
  * writes of one note (a like and an edit, say) could lose one another (docs/DEVELOPING.md).
+ *
+ * A user's notes come from the `{author_id, privacy, publish_time, _id}` index on MongoDB, and on
+ * the local engine from NoteLocalEngine's notes held by author, kept current here after every
+ * write: this repository is the collection's only writer (docs/ENGINES.md).
  */
 @Injectable()
 export class NotesRepository {
   private readonly lock = new KeyedMutex();
 
-  constructor(@InjectModel(NoteDocument.name) private readonly notes: Model<NoteDocument>) {}
+  constructor(
+    @InjectModel(NoteDocument.name) private readonly notes: Model<NoteDocument>,
+    private readonly engine: DatabaseEngine,
+    private readonly local: NoteLocalEngine,
+  ) {}
 
   /** Runs a read-modify-write of one note alone. Not re-entrant: never nest two for one id. */
   exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
@@ -29,12 +39,12 @@ export class NotesRepository {
   }
 
   async insert(note: StoredNote): Promise<void> {
-    await this.notes.create(note);
+    await this.tracked(note._id, () => this.notes.create(note), () => note);
   }
 
-  /** Sets fields (never the counters); inside `exclusive`. */
-  async update(id: string, changes: Partial<Omit<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'counts_v'>>): Promise<void> {
-    await this.notes.updateOne({ _id: id }, { $set: changes }).exec();
+  /** Sets fields (never the counters) of `current`, the note as read under `exclusive`. */
+  async update(current: StoredNote, changes: Partial<Omit<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'counts_v'>>): Promise<void> {
+    await this.tracked(current._id, () => this.notes.updateOne({ _id: current._id }, { $set: changes }).exec(), (r) => (r.matchedCount === 1 ? { ...current, ...changes } : null));
   }
 
   /**
@@ -46,20 +56,23 @@ export class NotesRepository {
   async setCounters(current: StoredNote, counts: NoteCounters, compareAndSwap: boolean): Promise<StoredNote | null> {
     const version = current.counts_v ?? 0;
     const filter = compareAndSwap ? { _id: current._id, counts_v: current.counts_v ?? null } : { _id: current._id };
-    const result = await this.notes.updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }).exec();
+    const result = await this.tracked(current._id, () => this.notes.updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }).exec(), (r) =>
+      // unmatched: gone, or (compare-and-swap) changed by another instance, then read back
+      r.matchedCount === 1 ? { ...current, ...counts, counts_v: version + 1 } : compareAndSwap ? undefined : null,
+    );
     return result.matchedCount === 1 ? { ...current, ...counts, counts_v: version + 1 } : null;
   }
 
   /** Adds to the counters (the local branch of NoteCounterWriter, inside `exclusive`); the note after, or null when it is gone. */
   async addToCounters(current: StoredNote, inc: NoteCounters): Promise<StoredNote | null> {
-    const result = await this.notes.updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }).exec();
-    if (result.matchedCount !== 1) return null;
-    return {
+    const after: StoredNote = {
       ...current,
       liked_count: (current.liked_count ?? 0) + (inc.liked_count ?? 0),
       comments_count: (current.comments_count ?? 0) + (inc.comments_count ?? 0),
       counts_v: (current.counts_v ?? 0) + 1,
     };
+    const result = await this.tracked(current._id, () => this.notes.updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }).exec(), (r) => (r.matchedCount === 1 ? after : null));
+    return result.matchedCount === 1 ? after : null;
   }
 
   /** Every note's counters and privacy (reconciliation), a page at a time by `_id`. */
@@ -69,12 +82,48 @@ export class NotesRepository {
 
   /** Inside `exclusive`. False when there was no such note. */
   async delete(id: string): Promise<boolean> {
-    const result = await this.notes.deleteOne({ _id: id }).exec();
+    const result = await this.tracked(id, () => this.notes.deleteOne({ _id: id }).exec(), () => null);
     return result.deletedCount > 0;
   }
 
   /** A user's notes of the given privacies, newest first. */
   async listByAuthor(authorId: string, privacies: NotePrivacy[], start: number, count: number): Promise<{ total: number; notes: StoredNote[] }> {
+    return this.engine.run('note.notes.by-author', {
+      mongodb: () => this.listFromDatabase(authorId, privacies, start, count),
+      local: () => this.local.listByAuthor(authorId, privacies, start, count),
+    });
+  }
+
+  /**
+   * Runs a write of note `id`, then, on the local engine, brings the note held by author up to
+   * date: `after` gives it as stored (null: gone; undefined: not known, read back). A write that
+   * failed is read back too: it may have landed before the error.
+   */
+  private async tracked<T>(id: string, write: () => Promise<T>, after: (result: T) => StoredNote | null | undefined): Promise<T> {
+    let result: T;
+    try {
+      result = await write();
+    } catch (err) {
+      await this.upkeep(id, undefined).catch(() => undefined);
+      throw err;
+    }
+    await this.upkeep(id, after(result));
+    return result;
+  }
+
+  private upkeep(id: string, note: StoredNote | null | undefined): Promise<void> {
+    return this.engine.run('note.notes.upkeep', {
+      mongodb: () => undefined,
+      local: async () => {
+        const stored = note === undefined ? await this.byId(id) : note;
+        if (stored) this.local.noteWritten(stored);
+        else this.local.noteRemoved(id);
+      },
+    });
+  }
+
+  /** The page by skip/limit and its count, both on the `{author_id, privacy, publish_time, _id}` index (indexes.spec.ts). */
+  private async listFromDatabase(authorId: string, privacies: NotePrivacy[], start: number, count: number): Promise<{ total: number; notes: StoredNote[] }> {
     const filter = { author_id: authorId, privacy: { $in: privacies } };
     const [total, notes] = await Promise.all([
       this.notes.countDocuments(filter).exec(),

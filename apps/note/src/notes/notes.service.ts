@@ -154,7 +154,7 @@ export class NotesService {
       await this.pictures.setVisibility(keysOf(added), open);
       // narrowing hides the old pictures before the note changes, widening opens them after
       if (privacyChanged && !open) await this.pictures.setVisibility(keysOf(current.photos), false);
-      await this.notes.update(current._id, changes);
+      await this.notes.update(current, changes);
       if (privacyChanged && open) await this.pictures.setVisibility(keysOf(current.photos), true);
       if (privacyChanged) await this.likes.setNotePrivacy(current._id, privacy);
     }, privacyChanged);

@@ -1,0 +1,124 @@
+import { NotePrivacy } from '@plaza/contracts';
+import { DatabaseEngine } from '@plaza/service-kit';
+import { NoteLocalEngine } from './local-engine';
+import { newestFirst } from './notes-by-author';
+import { NotesRepository, StoredNote } from './notes.repository';
+
+/** The notes collection as the repository uses it; `landThenFail` makes the next write land and then throw, as a lost reply does. */
+class FakeNotes {
+  readonly docs = new Map<string, StoredNote>();
+  landThenFail = false;
+
+  findById(id: string) {
+    return { lean: () => ({ exec: async () => this.copy(this.docs.get(id)) }) };
+  }
+
+  find() {
+    const docs = [...this.docs.values()].map((d) => this.copy(d));
+    return { lean: () => ({ cursor: async function* () { yield* docs; } }) };
+  }
+
+  async create(doc: StoredNote): Promise<void> {
+    this.docs.set(doc._id, { ...doc });
+    this.answer();
+  }
+
+  updateOne(filter: { _id: string }, update: { $set?: Partial<StoredNote>; $inc?: Record<string, number> }) {
+    return {
+      exec: async () => {
+        const doc = this.docs.get(filter._id);
+        if (!doc) return { matchedCount: 0 };
+        const changed = { ...doc, ...update.$set } as unknown as Record<string, number>;
+        for (const [field, n] of Object.entries(update.$inc ?? {})) changed[field] = (changed[field] ?? 0) + n;
+        this.docs.set(filter._id, changed as unknown as StoredNote);
+        this.answer();
+        return { matchedCount: 1 };
+      },
+    };
+  }
+
+  deleteOne(filter: { _id: string }) {
+    return {
+      exec: async () => {
+        const deleted = this.docs.delete(filter._id);
+        this.answer();
+        return { deletedCount: deleted ? 1 : 0 };
+      },
+    };
+  }
+
+  /** What the database answers for a user's list. */
+  list(authorId: string, privacies: NotePrivacy[]): StoredNote[] {
+    return [...this.docs.values()].filter((d) => d.author_id === authorId && privacies.includes(d.privacy)).sort(newestFirst);
+  }
+
+  private answer(): void {
+    if (!this.landThenFail) return;
+    this.landThenFail = false;
+    throw new Error('connection lost');
+  }
+
+  private copy(doc: StoredNote | undefined): StoredNote | null {
+    return doc ? { ...doc } : null;
+  }
+}
+
+const note = (id: string, privacy: NotePrivacy, second: number): StoredNote => ({
+  _id: id, author_id: '7', title: `t${id}`, content: 'c', privacy, can_reply: true, photos: [],
+  publish_time: new Date(second * 1000), update_time: new Date(second * 1000), liked_count: 0, comments_count: 0,
+});
+
+describe('NotesRepository on the local engine', () => {
+  let db: FakeNotes;
+  let notes: NotesRepository;
+
+  beforeEach(() => {
+    db = new FakeNotes();
+    const engine = DatabaseEngine.fixed('local');
+    notes = new NotesRepository(db as never, engine, new NoteLocalEngine(db as never, engine));
+  });
+
+  async function stored(id: string): Promise<StoredNote> {
+    const found = await notes.byId(id);
+    if (!found) throw new Error(`no note ${id}`);
+    return found;
+  }
+
+  /** The held list equals the database's for every kind of viewer. */
+  async function expectListsAsStored(): Promise<void> {
+    for (const privacies of [['public', 'friend', 'private'], ['public', 'friend'], ['public']] as NotePrivacy[][]) {
+      const stored = db.list('7', privacies);
+      expect(await notes.listByAuthor('7', privacies, 0, 20)).toEqual({ total: stored.length, notes: stored });
+    }
+  }
+
+  it("keeps a user's list as stored through every write of a note", async () => {
+    db.docs.set('1', note('1', 'public', 1));
+    await expectListsAsStored();
+    await notes.insert(note('2', 'friend', 2));
+    await notes.insert(note('3', 'public', 3));
+    await expectListsAsStored();
+    await notes.update(await stored('3'), { title: 'edited', privacy: 'private' });
+    await expectListsAsStored();
+    await notes.addToCounters(await stored('1'), { liked_count: 2 });
+    await notes.setCounters(await stored('2'), { comments_count: 5 }, false);
+    await expectListsAsStored();
+    expect((await notes.listByAuthor('7', ['public'], 0, 20)).notes[0]).toMatchObject({ _id: '1', liked_count: 2 });
+    await notes.delete('2');
+    await expectListsAsStored();
+    // a write of a note that is gone changes nothing
+    expect(await notes.addToCounters(note('2', 'friend', 2), { liked_count: 1 })).toBeNull();
+    await expectListsAsStored();
+  });
+
+  it('reads back a note whose write failed, since the write may have landed', async () => {
+    await notes.insert(note('1', 'public', 1));
+    await notes.listByAuthor('7', ['public'], 0, 20);
+    db.landThenFail = true;
+    await expect(notes.update(await stored('1'), { privacy: 'private' })).rejects.toThrow('connection lost');
+    await expectListsAsStored();
+    db.landThenFail = true;
+    await expect(notes.delete('1')).rejects.toThrow('connection lost');
+    await expectListsAsStored();
+  });
+});
