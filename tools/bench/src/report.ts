@@ -196,7 +196,7 @@ export function renderMarkdown(report: Report): string {
     lines.push('RSS after the rounds. On the `mongodb` branch the engine is still FerretDB, which answers any filter');
     lines.push('but `_id` equality by a scan: its search and list times are FerretDB\'s, not MongoDB\'s (whose index');
     lines.push('use the `indexes.spec.ts` tests check); what that row shows is the book service\'s memory, flat.', '');
-    lines.push('| branch | books | book service restart to first search, s | by id p50 ms | by id p99 ms | by id req/s | search p50 ms | user list p50 ms | book service MiB | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    lines.push('| branch | books | book service restart to first answer (local: a search), s | by id p50 ms | by id p99 ms | by id req/s | search p50 ms | user list p50 ms | book service MiB | errors |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
     for (const r of report.scale) {
       lines.push(`| ${r.branch} | ${r.books} | ${f(r.warmMs / 1000, 1)} | ${f(r.coldByIdP50)} | ${f(r.coldByIdP99)} | ${f(r.coldByIdRps)} | ${f(r.searchP50)} | ${f(r.userCollectionsP50)} | ${f(r.bookRssMiB)} | ${r.errors} |`);
     }
