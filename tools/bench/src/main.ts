@@ -45,7 +45,8 @@ const OTLP_PROTOCOL = process.env.BENCH_OTLP_PROTOCOL || 'http/protobuf';
  * `BENCH_ONLY=<regular expression>` runs only the scenarios whose name it matches (the baselines
  * always run; `half-rate`, `cost` and `scaling` name the later sections), for profiling one path;
  * a run with it checks no target and writes tmp/bench-only.md. `BENCH_SCALING_BRANCHES=mongodb`
- * picks the growth table's branches (default: the local branch in the quick run, both in the full).
+ * picks the growth table's branches (default: the local branch in the quick run, both in the full),
+ * `BENCH_SCALING_SIZES=1000,10000` its catalogue sizes (default: 1 000; 1 000, 10 000 and 100 000).
  */
 const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
 const runs = (name: string) => !only || only.test(name);
@@ -370,7 +371,7 @@ async function main(): Promise<void> {
 
     if (runs('scaling')) {
       // the local branch is what npm start runs, the MongoDB branch what production runs (docs/ENGINES.md)
-      const sizes = quick ? [1000] : [1000, 10_000, 100_000];
+      const sizes = process.env.BENCH_SCALING_SIZES?.split(',').map(Number) ?? (quick ? [1000] : [1000, 10_000, 100_000]);
       // the quick run (npm test's check that the benchmark works) takes the local branch only, for time
       const branches = (process.env.BENCH_SCALING_BRANCHES?.split(',') as Branch[] | undefined) ?? (quick ? ['local'] : ['local', 'mongodb']);
       for (const branch of branches) report.scale.push(...(await measureScaling(join(dataDir, `scale-${branch}`), sizes, say, branch, fairShares)));

@@ -93,7 +93,7 @@ export async function measureScaling(dataDir: string, sizes: number[], say: (lin
       await waitFor('the restarted book service', async () => (await fetch(`${stack.baseUrl}${first}`, { headers: auth })).status === 200, 300_000);
       if (branch === 'local') await fetch(`${stack.baseUrl}/v2/book/user/${ids.users[0].uid}/collections`, { headers: auth });
       const warmMs = Date.now() - restarted;
-      say(`  scaling, ${branch} branch: ${count} books (book service restarted and indexes loaded in ${(warmMs / 1000).toFixed(1)} s)`);
+      say(`  scaling, ${branch} branch: ${count} books (book service restarted, first answer in ${(warmMs / 1000).toFixed(1)} s)`);
       const byId = await runRound(stack.baseUrl, single({
         path: (ctx) => { ctx.id = allIds[Math.floor(Math.random() * allIds.length)]; return `/v2/book/${ctx.id as string}`; },
         headers: () => auth,
