@@ -16,6 +16,8 @@ const suites = [
   // note and event: their write paths, and a user's notes after each of them
   'note/notes-crud', 'note/notes-likes', 'note/notes-comments', 'note/notes-lists',
   'event/event-participation', 'event/event-concurrency', 'event/event-search',
+  // event: its lists (an event's users, a user's events, private events among them) after each write
+  'event/event-list-upkeep', 'event/event-lists', 'event/event-private',
   // imports of users' content: written through the repositories, counters recounted from their sources
   'book/import-user-content', 'note/notes-import',
   // account deletion (every area's erasure, through its write paths) and the change feed (the imports' writes)

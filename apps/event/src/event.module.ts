@@ -9,6 +9,7 @@ import { EventSearchRepository } from './events/event-search.repository';
 import { EventsController } from './events/events.controller';
 import { EventsRepository } from './events/events.repository';
 import { EventsService } from './events/events.service';
+import { EventLocalEngine } from './events/local-engine';
 import { EventImportController } from './import/event-import.controller';
 import { LocDocument, LocRefDocument, LocRefSchema, LocSchema } from './locs/loc.schema';
 import { LocsController } from './locs/locs.controller';
@@ -41,7 +42,7 @@ import { EventExportController } from './export/event-export.controller';
     // the catalogue's change feed (docs/api/changes.md)
     ...changeFeedProviders(),
     LocsRepository, EventsRepository, EventSearchRepository, ParticipantsRepository, WishersRepository,
-    LocsService, EventsService, ParticipationService, EventPresenter, EventUsers, EventRepair, DatabaseEngine,
+    LocsService, EventsService, ParticipationService, EventPresenter, EventUsers, EventRepair, DatabaseEngine, EventLocalEngine,
   ],
 })
 export class EventModule {}

@@ -36,7 +36,18 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'change-feed.clear',
   ],
   note: ['note.notes.counters', 'note.notes.by-author', 'note.notes.upkeep'],
-  event: ['event.events.counters', 'event.search', 'change-feed.clear'],
+  event: [
+    'event.events.counters',
+    'event.events.by-ids',
+    'event.events.by-owner',
+    'event.events.upkeep',
+    'event.links.by-event',
+    'event.links.by-user',
+    'event.links.by-ids',
+    'event.links.upkeep',
+    'event.search',
+    'change-feed.clear',
+  ],
 };
 
 const METRIC = /^plaza_engine_branch_runs_total\{([^}]*)\}\s+(\d+(?:\.\d+)?)/;

@@ -4,6 +4,7 @@ import { ParticipantsRepository } from '../participation/participants.repository
 import { WishersRepository } from '../participation/wishers.repository';
 import { EventDocument } from './event.schema';
 import { EventsRepository } from './events.repository';
+import { EventLocalEngine } from './local-engine';
 
 /**
  * A stand-in for the events model and the two link collections that behaves like FerretDB v1:
@@ -53,18 +54,20 @@ function fakeStore(options: { ferretDb?: boolean } = {}) {
     },
   });
   const engine = DatabaseEngine.fixed(options.ferretDb ?? true ? 'local' : 'mongodb');
+  const local = new EventLocalEngine(model as never, {} as never, {} as never, engine);
   const repo = new EventsRepository(
     model as unknown as Model<EventDocument>,
     counter(participants) as unknown as ParticipantsRepository,
     counter(wishers) as unknown as WishersRepository,
     engine,
+    local,
   );
-  return { repo, model, doc, participants, wishers, stats: () => ({ writes, counts, maxOverlap }) };
+  return { repo, model, doc, local, participants, wishers, stats: () => ({ writes, counts, maxOverlap }) };
 }
 
 describe.each(['local', 'mongodb'] as const)('EventsRepository.change, %s branch', (branch) => {
   it('keeps counters equal to their sources under 200 concurrent joins and wishes, with a few counter writes', async () => {
-    const { repo, doc, participants, wishers, stats } = fakeStore({ ferretDb: branch === 'local' });
+    const { repo, doc, local, participants, wishers, stats } = fakeStore({ ferretDb: branch === 'local' });
     const add = (links: Set<string>, user: string) => async () => (links.has(user) ? 0 : (links.add(user), 1));
     const results = await Promise.all([
       ...Array.from({ length: 200 }, (_, i) => repo.change('1', 'participant_count', add(participants, `u${i}`))),
@@ -80,6 +83,8 @@ describe.each(['local', 'mongodb'] as const)('EventsRepository.change, %s branch
     // joining again moves nothing
     expect((await repo.change('1', 'participant_count', add(participants, 'u1'))).moved).toBe(0);
     expect(doc.participant_count).toBe(200);
+    // the local branch's lists show the event as stored after its last counter write
+    expect(local.events.get('1')).toEqual(branch === 'local' ? doc : undefined);
   });
 
   it('refuses a change that throws alone', async () => {
@@ -121,12 +126,13 @@ describe('EventsRepository.recount', () => {
     expect(doc.participant_count).toBe(2);
   });
 
-  it('repairs a counter that drifted (a join that died before its recount)', async () => {
-    const { repo, doc, participants } = fakeStore();
+  it('repairs a counter that drifted (a join that died before its recount), and the event held for the lists with it', async () => {
+    const { repo, doc, local, participants } = fakeStore();
     doc.participant_count = 9;
     participants.add('a');
     expect(await repo.recount('1', ['participant_count'])).toEqual({ participant_count: 1, wisher_count: 0 });
     expect(doc.participant_count).toBe(1);
+    expect(local.events.get('1')).toEqual(doc);
   });
 
   it('on MongoDB, counts again when another instance wrote in between (compare-and-swap on counts_v)', async () => {

@@ -9,8 +9,12 @@ import { WishersRepository } from '../participation/wishers.repository';
 import { EventDocument } from './event.schema';
 import { eventSearchEntry, EventSearchRepository } from './event-search.repository';
 import { TimeWindow } from './event-windows';
+import { EventLocalEngine, latestBeginningFirst } from './local-engine';
 
 export type StoredEvent = EventDocument;
+/** What a user's list sorts and filters on (status, privacy) before it reads its page's events. */
+export type EventSummary = Pick<StoredEvent, '_id' | 'begin' | 'end' | 'is_priv' | 'owner_id'>;
+const SUMMARY_FIELDS: Record<string, 1> = { begin: 1, end: 1, is_priv: 1, owner_id: 1 };
 export type EventCounter = 'participant_count' | 'wisher_count';
 export type EventCounters = Pick<StoredEvent, EventCounter>;
 /** What an import sets; the counters belong to the participation records. */
@@ -66,11 +70,17 @@ export class EventsRepository {
     private readonly participants: ParticipantsRepository,
     private readonly wishers: WishersRepository,
     private readonly engine: DatabaseEngine,
+    private readonly local: EventLocalEngine,
     /** `GET /v2/event/search`'s entries, written after each import of the event (absent in specs that only read). */
     @Optional() private readonly searchEntries?: EventSearchRepository,
   ) {}
 
   async byId(id: string): Promise<StoredEvent | null> {
+    return (await this.byIds([id]))[0] ?? null;
+  }
+
+  /** The event as stored, read by `_id`: what a write starts from. */
+  async storedById(id: string): Promise<StoredEvent | null> {
     return this.events.findById(id).lean<StoredEvent>().exec();
   }
 
@@ -88,10 +98,35 @@ export class EventsRepository {
     return read;
   }
 
-  /** Several events by id, in the order given, missing ones left out (parallel `_id` reads: `$in` scans on FerretDB). */
+  /**
+   * Events by id, in the order given, missing ones left out (a page of a list or a search, a read
+   * by id). On MongoDB one `$in` query on `_id`. On the local engine the events held in memory
+   * (EventLocalEngine), so a page reads no document: FerretDB answers `$in` by a scan, and each
+   * lookup by `_id` decodes a whole document (docs/PERFORMANCE.md, "Search and lists"). Until they
+   * have loaded (at start), lookups by `_id`.
+   */
   async byIds(ids: string[]): Promise<StoredEvent[]> {
-    const found = await Promise.all([...new Set(ids)].map((id) => this.byId(id)));
-    return found.filter((e): e is StoredEvent => e !== null);
+    return this.read(ids);
+  }
+
+  /** `byIds` of what a list sorts and filters on (MongoDB reads only those fields). */
+  async summaries(ids: string[]): Promise<EventSummary[]> {
+    return this.read(ids, SUMMARY_FIELDS);
+  }
+
+  private async read(ids: string[], fields?: Record<string, 1>): Promise<StoredEvent[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const docs = await this.engine.run('event.events.by-ids', {
+      // one id (a read by id) as an equality: no scan when this branch runs on FerretDB (docs/ENGINES.md)
+      mongodb: () => {
+        const query = this.events.find(unique.length === 1 ? { _id: unique[0] } : { _id: { $in: unique } }).limit(unique.length);
+        return (fields ? query.select(fields) : query).lean<StoredEvent[]>().exec();
+      },
+      local: async () => this.local.eventsById(unique) ?? (await Promise.all(unique.map((id) => this.storedById(id)))).filter((e): e is StoredEvent => e !== null),
+    });
+    const byId = new Map(docs.map((d) => [d._id, d]));
+    return unique.map((id) => byId.get(id)).filter((e): e is StoredEvent => e !== undefined);
   }
 
   /** Events of a city that overlap the window and have not ended, soonest first. */
@@ -103,9 +138,12 @@ export class EventsRepository {
     return this.events.find(filter).sort({ begin: 1, _id: 1 }).lean<StoredEvent[]>().exec();
   }
 
-  /** A user's own events, latest beginning first. */
-  async byOwner(ownerId: string): Promise<StoredEvent[]> {
-    return this.events.find({ owner_id: ownerId }).sort({ begin: -1, _id: -1 }).lean<StoredEvent[]>().exec();
+  /** The first `limit` of a user's own events, latest beginning first (`{owner_id, begin, _id}` on MongoDB). */
+  async byOwner(ownerId: string, limit: number): Promise<EventSummary[]> {
+    return this.engine.run('event.events.by-owner', {
+      mongodb: () => this.events.find({ owner_id: ownerId }).sort({ begin: -1, _id: -1 }).limit(limit).select(SUMMARY_FIELDS).lean<EventSummary[]>().exec(),
+      local: async () => (await this.local.eventsOwnedBy(ownerId)).sort(latestBeginningFirst).slice(0, limit),
+    });
   }
 
   /** Inserts or updates an event's fields (import), keeping its counters. */
@@ -121,6 +159,14 @@ export class EventsRepository {
           { upsert: true },
         )
         .exec();
+      await this.engine.run('event.events.upkeep', {
+        mongodb: () => undefined,
+        // read back under the lock: the stored event, counters included, is what the lists show
+        local: async () => {
+          const stored = await this.storedById(_id);
+          if (stored) this.local.events.put(stored);
+        },
+      });
       await this.searchEntries?.put(eventSearchEntry(fields));
     });
   }
@@ -140,7 +186,7 @@ export class EventsRepository {
       if (indexed.has(event._id)) continue;
       await this.lock.run(event._id, async () => {
         // read again under the lock: an import may have changed the event since the cursor read it
-        const current = await this.byId(event._id);
+        const current = await this.storedById(event._id);
         if (current) await this.searchEntries?.put(eventSearchEntry(current));
       });
       written += 1;
@@ -209,8 +255,9 @@ export class EventsRepository {
             const inc = Object.fromEntries(EVENT_COUNTERS.filter((c) => !batch.recounts.has(c) && sums[c]).map((c) => [c, sums[c] as number]));
             if (Object.keys(inc).length === 0) return recounted;
             // no projection: FerretDB v1's findAndModify does not implement `fields`
-            const after = await this.events.findOneAndUpdate({ _id: id }, { $inc: { ...inc, counts_v: 1 } }, { new: true }).lean<EventCounters>().exec();
+            const after = await this.events.findOneAndUpdate({ _id: id }, { $inc: { ...inc, counts_v: 1 } }, { new: true }).lean<StoredEvent>().exec();
             if (!after) throw new Error(`event ${id} vanished while its counters changed`);
+            this.local.events.put(after);
             return { participant_count: after.participant_count, wisher_count: after.wisher_count };
           },
         });
@@ -239,7 +286,11 @@ export class EventsRepository {
       const version = doc.counts_v;
       const filter = compareAndSwap ? { _id: read._id, counts_v: version ?? null } : { _id: read._id };
       const result = await this.events.updateOne(filter, { $set: { ...counts, counts_v: (version ?? 0) + 1 } }).exec();
-      if (result.matchedCount === 1) return counts;
+      if (result.matchedCount === 1) {
+        const stored = { ...doc, ...counts, counts_v: (version ?? 0) + 1 };
+        await this.engine.run('event.events.upkeep', { mongodb: () => undefined, local: () => this.local.events.put(stored) });
+        return counts;
+      }
       doc = await this.events.findById(read._id).lean<StoredEvent>().exec();
     }
     throw new Error(`the counters of event ${read._id} kept changing under a recount`);

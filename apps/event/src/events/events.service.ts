@@ -14,11 +14,15 @@ import { EventUsers } from '../users/event-users';
 import { EventPresenter } from './event-presenter';
 import { dayWindow, hasStatus } from './event-windows';
 import { EventSearchRepository } from './event-search.repository';
-import { EventsRepository, StoredEvent } from './events.repository';
+import { EventsRepository, EventSummary, StoredEvent } from './events.repository';
+import { latestBeginningFirst } from './local-engine';
 
-/** Latest beginning first: the order of a user's lists. */
-const latestFirst = (a: StoredEvent, b: StoredEvent) =>
-  new Date(b.begin).getTime() - new Date(a.begin).getTime() || (a._id < b._id ? 1 : a._id > b._id ? -1 : 0);
+/**
+ * How far a user's list reaches (docs/api/event.md): their latest 1 000 participations or
+ * interests, or their 1 000 own events that begin last. Each list then reads a bounded number of
+ * index entries on MongoDB, as search does (docs/ENGINES.md, "Bounds").
+ */
+export const USER_LIST_REACH = 1000;
 
 /**
  * Reading events: one event, the city list by day window and type, and a user's created,
@@ -90,8 +94,8 @@ export class EventsService {
 
   async createdBy(req: UserCreatedEventsRequest): Promise<EventList> {
     await this.users.mustExist(req.userId);
-    const found = await this.events.byOwner(req.userId);
-    return this.page(await this.onlyVisible(found, req.caller), req.page);
+    const found = await this.events.byOwner(req.userId, USER_LIST_REACH);
+    return this.pageOfSummaries(await this.onlyVisible(found, req.caller), req.page);
   }
 
   async participatedBy(req: UserEventsRequest): Promise<EventList> {
@@ -102,14 +106,15 @@ export class EventsService {
     return this.linkedTo(this.wishers, req);
   }
 
+  /** The events of the user's latest links (USER_LIST_REACH), latest beginning first. */
   private async linkedTo<T extends EventUserLink>(links: EventUserLinksRepository<T>, req: UserEventsRequest): Promise<EventList> {
     await this.users.mustExist(req.userId);
     const now = this.clock.now();
     const status: EventStatus | undefined = req.status;
-    const found = (await this.events.byIds(await links.eventIdsOf(req.userId)))
+    const found = (await this.events.summaries(await links.eventIdsOf(req.userId, USER_LIST_REACH)))
       .filter((e) => status === undefined || hasStatus({ end: new Date(e.end) }, status, now))
-      .sort(latestFirst);
-    return this.page(await this.onlyVisible(found, req.caller), req.page);
+      .sort(latestBeginningFirst);
+    return this.pageOfSummaries(await this.onlyVisible(found, req.caller), req.page);
   }
 
   private async page(events: StoredEvent[], page: PageRequest): Promise<EventList> {
@@ -117,15 +122,25 @@ export class EventsService {
     return envelope('events', page.start, events.length, withinPageBudget(await this.presenter.many(slice)));
   }
 
-  private async canSee(event: StoredEvent, caller: Caller): Promise<boolean> {
+  /** A user's list: its page's events are read once it is sorted and filtered, a page's worth whatever its length. */
+  private async pageOfSummaries(events: EventSummary[], page: PageRequest): Promise<EventList> {
+    const slice = await this.events.byIds(events.slice(page.start, page.start + page.count).map((e) => e._id));
+    return envelope('events', page.start, events.length, withinPageBudget(await this.presenter.many(slice)));
+  }
+
+  private async canSee(event: EventSummary, caller: Caller): Promise<boolean> {
     if (!event.is_priv) return true;
     const userId = caller.userId;
     if (!userId) return false;
     return userId === event.owner_id || this.participants.has(event._id, userId);
   }
 
-  private async onlyVisible(events: StoredEvent[], caller: Caller): Promise<StoredEvent[]> {
-    const allowed = await Promise.all(events.map((e) => this.canSee(e, caller)));
-    return events.filter((_, i) => allowed[i]);
+  /** The events the caller may see: the private ones of others checked in one read of the caller's links. */
+  private async onlyVisible<E extends EventSummary>(events: E[], caller: Caller): Promise<E[]> {
+    const userId = caller.userId;
+    const others = events.filter((e) => e.is_priv && e.owner_id !== userId);
+    if (others.length === 0) return events;
+    const joined = userId ? await this.participants.linkedAmong(others.map((e) => e._id), userId) : new Set<string>();
+    return events.filter((e) => !e.is_priv || e.owner_id === userId || joined.has(e._id));
   }
 }

@@ -15,8 +15,9 @@ export class ParticipantDocument {
 }
 
 export const ParticipantSchema = SchemaFactory.createForClass(ParticipantDocument);
+// an event's users and a user's events, each the latest first (the lists' order on MongoDB)
 ParticipantSchema.index({ event_id: 1, created: -1, _id: 1 });
-ParticipantSchema.index({ user_id: 1 });
+ParticipantSchema.index({ user_id: 1, created: -1, _id: 1 });
 
 /** Interest in an event: one document per (event, user), like a participation. */
 @Schema({ collection: 'event_wishers', versionKey: false })
@@ -29,4 +30,4 @@ export class WisherDocument {
 
 export const WisherSchema = SchemaFactory.createForClass(WisherDocument);
 WisherSchema.index({ event_id: 1, created: -1, _id: 1 });
-WisherSchema.index({ user_id: 1 });
+WisherSchema.index({ user_id: 1, created: -1, _id: 1 });

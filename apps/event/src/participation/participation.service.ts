@@ -11,6 +11,9 @@ import { LinkImportBatch } from './link-import';
 import { ParticipantsRepository } from './participants.repository';
 import { WishersRepository } from './wishers.repository';
 
+/** How many of a user's links an account deletion reads at once. */
+const ERASURE_BATCH = 500;
+
 /**
  * Taking part in and being interested in events. Each is one document per (event, user); the
  * event's counter is recounted from those documents after one was really inserted or deleted, so
@@ -76,11 +79,16 @@ export class ParticipationService {
     const erased = { participations: 0, interests: 0 };
     const kinds = [[this.participants, 'participant_count', 'participations'], [this.wishers, 'wisher_count', 'interests']] as const;
     for (const [links, counter, name] of kinds) {
-      for (const eventId of await (links as EventUserLinksRepository<EventUserLink>).eventIdsOf(userId)) {
-        await this.repair.journal.run([eventTarget(eventId)], async () => {
-          const { moved } = await this.events.change(eventId, counter, async () => ((await links.remove(eventId, userId)) ? -1 : 0));
-          if (moved) erased[name]++;
-        });
+      // a bounded read at a time (the links it names are gone before the next)
+      for (;;) {
+        const eventIds = await (links as EventUserLinksRepository<EventUserLink>).eventIdsOf(userId, ERASURE_BATCH);
+        for (const eventId of eventIds) {
+          await this.repair.journal.run([eventTarget(eventId)], async () => {
+            const { moved } = await this.events.change(eventId, counter, async () => ((await links.remove(eventId, userId)) ? -1 : 0));
+            if (moved) erased[name]++;
+          });
+        }
+        if (eventIds.length < ERASURE_BATCH) break;
       }
     }
     return erased;
