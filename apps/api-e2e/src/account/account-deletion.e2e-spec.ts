@@ -1,14 +1,12 @@
 import { erasureMessage } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import { connect } from 'nats';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { passwordGrant, tokenFor } from '../support/auth';
 import { exclusive } from '../support/exclusive';
-import { Apps, PASSWORD, user } from '../support/fixtures';
+import { Apps, ONE_PIXEL_PNG, PASSWORD, user } from '../support/fixtures';
 import { startGateway } from '../support/gateways';
-import { del, expectError, get, post } from '../support/http';
-import { importRecords } from '../support/import';
+import { del, expectError, expectStatus, get, post } from '../support/http';
+import { fixtureRecord, importRecords } from '../support/import';
 import { natsOptionsAs } from '../support/stack-info';
 
 /**
@@ -18,25 +16,13 @@ import { natsOptionsAs } from '../support/stack-info';
  * Users and records of its own (8 900 000s), so no other suite sees them.
  */
 
-const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 const victim = user('8901', 'del_victim', 'Victim');
 const friend = user('8902', 'del_friend', 'Friend');
 const other = user('8903', 'del_other', 'Other');
 const BOOK = '8900001';
 const EVENT = '8900001';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-function fixture(file: string, kind: string): Record<string, unknown> {
-  for (const line of readFileSync(join(FIXTURES, file), 'utf8').split('\n')) {
-    if (line.trim() && (JSON.parse(line) as { kind: string }).kind === kind) return JSON.parse(line) as Record<string, unknown>;
-  }
-  throw new Error(`no ${kind} in ${file}`);
-}
-
-function expectStatus(res: { status: number; text: string }, status: number): void {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
-}
+const PNG = ONE_PIXEL_PNG;
 
 const review = (title: string) => ({ book: BOOK, title, content: `${title}: ${'这本书写得很好，值得一读。'.repeat(16)}`, rating: 5 });
 
@@ -45,10 +31,10 @@ describe('POST /v2/user/~me/delete', () => {
     const run = importRecords([
       ...[victim, friend, other].map((u) => ({ kind: 'user', id: u.id, uid: u.uid, name: u.name, password: PASSWORD })),
       { kind: 'friendship', user_id: victim.id, friend_id: friend.id },
-      { ...fixture('book.ndjson', 'book'), id: BOOK, title: '删除账户之书', isbn10: undefined, isbn13: undefined, rating: { numRaters: 0, average: 0 }, tags: [] },
+      { ...fixtureRecord('book.ndjson', 'book'), id: BOOK, title: '删除账户之书', isbn10: undefined, isbn13: undefined, rating: { numRaters: 0, average: 0 }, tags: [] },
       // a city of its own: the shared stack's list suites count every event of their cities
       { kind: 'loc', id: '890001', uid: 'account-deletion-city', name: '删除账户城', parent: 'china' },
-      { ...fixture('event.ndjson', 'event'), id: EVENT, title: '删除账户的活动', album: undefined, owner: { id: other.id }, loc_id: '890001' },
+      { ...fixtureRecord('event.ndjson', 'event'), id: EVENT, title: '删除账户的活动', album: undefined, owner: { id: other.id }, loc_id: '890001' },
     ]);
     expect(run.status).toBe(0);
   });

@@ -6,9 +6,9 @@ import { Readable } from 'node:stream';
 import { extract } from 'tar-stream';
 import { tokenFor } from '../support/auth';
 import { exclusive } from '../support/exclusive';
-import { Apps, PASSWORD, user } from '../support/fixtures';
-import { api, expectError, get, post } from '../support/http';
-import { importFile, importRecords } from '../support/import';
+import { Apps, ONE_PIXEL_PNG, PASSWORD, user } from '../support/fixtures';
+import { api, expectError, expectStatus, get, post } from '../support/http';
+import { fixtureRecord, importFile, importRecords } from '../support/import';
 import { startPrivateStack, stopPrivateStack } from '../support/private-stack';
 import { stackInfo } from '../support/stack-info';
 
@@ -24,18 +24,7 @@ const other = user('8912', 'exp_other', 'Other');
 const BOOK = '8910001';
 const EVENT = '8910001';
 
-const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
-
-function fixture(file: string, kind: string): Record<string, unknown> {
-  for (const line of readFileSync(join(FIXTURES, file), 'utf8').split('\n')) {
-    if (line.trim() && (JSON.parse(line) as { kind: string }).kind === kind) return JSON.parse(line) as Record<string, unknown>;
-  }
-  throw new Error(`no ${kind} in ${file}`);
-}
-
-function expectStatus(res: { status: number; text: string }, status: number): void {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
-}
+const PNG = ONE_PIXEL_PNG;
 
 interface Archive {
   status: number;
@@ -87,10 +76,10 @@ const catalogue = () => [
   // the cities events need (unchanged on the shared stack, which has them)
   ...readFileSync(join(FIXTURES, 'event.ndjson'), 'utf8').split('\n').filter((l) => l.trim() && (JSON.parse(l) as { kind: string }).kind === 'loc').map((l) => JSON.parse(l) as object),
   ...[owner, other].map((u) => ({ kind: 'user', id: u.id, uid: u.uid, name: u.name, password: PASSWORD, signature: `${u.name}'s signature` })),
-  { ...fixture('book.ndjson', 'book'), id: BOOK, title: '导出之书', isbn10: undefined, isbn13: undefined, rating: { numRaters: 0, average: 0 }, tags: [] },
+  { ...fixtureRecord('book.ndjson', 'book'), id: BOOK, title: '导出之书', isbn10: undefined, isbn13: undefined, rating: { numRaters: 0, average: 0 }, tags: [] },
   // a city of its own: the shared stack's list suites count every event of their cities
   { kind: 'loc', id: '891001', uid: 'export-city', name: '导出城', parent: 'china' },
-  { ...fixture('event.ndjson', 'event'), id: EVENT, title: '导出的活动', album: undefined, owner: { id: other.id }, loc_id: '891001' },
+  { ...fixtureRecord('event.ndjson', 'event'), id: EVENT, title: '导出的活动', album: undefined, owner: { id: other.id }, loc_id: '891001' },
 ];
 
 /** What the first test made and exported, for the round trip. */

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clientToken, tokenFor } from '../support/auth';
 import { PASSWORD, TestApp, user } from '../support/fixtures';
 import { expectError, get } from '../support/http';
-import { importRecords } from '../support/import';
+import { fixtureRecord, importRecords } from '../support/import';
 import { stackInfo } from '../support/stack-info';
 
 /**
@@ -15,7 +15,6 @@ import { stackInfo } from '../support/stack-info';
  * Its records have ids of their own (8 800 000s), so suites beside it are not disturbed.
  */
 
-const FIXTURES = join(__dirname, '..', '..', 'fixtures');
 const IMPORTER = join(__dirname, '..', '..', '..', 'importer', 'dist', 'main.js');
 
 const feedApp: TestApp = { clientId: 'test-changes', secret: 'test-changes-secret', tier: 'advance', redirectUri: 'http://127.0.0.1:9/callback' };
@@ -25,15 +24,6 @@ const reader = user('8801', 'changes_reader', 'Changes Reader');
 type Kind = 'book' | 'series' | 'movie' | 'celebrity' | 'event' | 'city';
 interface Change { kind: Kind; id: string; op: 'create' | 'update' | 'delete'; at: string }
 
-/** The first record of `kind` in a fixture file, to clone with new ids. */
-function fixture(file: string, kind: string): Record<string, unknown> {
-  for (const line of readFileSync(join(FIXTURES, file), 'utf8').split('\n')) {
-    if (!line.trim()) continue;
-    const record = JSON.parse(line) as Record<string, unknown>;
-    if (record.kind === kind) return record;
-  }
-  throw new Error(`no ${kind} in ${file}`);
-}
 
 /** The importer as a child process that does not block this test's event loop (the follower runs meanwhile). */
 function importAsync(records: object[]): Promise<{ status: number | null; output: string }> {
@@ -116,7 +106,7 @@ describe('GET /v2/changes', () => {
   });
 
   it('follows every change from the first cursor while imports run, once each and in order, and ends with the catalogue\'s state', async () => {
-    const base = { book: fixture('book.ndjson', 'book'), movie: fixture('movie.ndjson', 'movie'), celebrity: fixture('movie.ndjson', 'celebrity'), event: fixture('event.ndjson', 'event'), loc: fixture('event.ndjson', 'loc') };
+    const base = { book: fixtureRecord('book.ndjson', 'book'), movie: fixtureRecord('movie.ndjson', 'movie'), celebrity: fixtureRecord('movie.ndjson', 'celebrity'), event: fixtureRecord('event.ndjson', 'event'), loc: fixtureRecord('event.ndjson', 'loc') };
     const ids = (prefix: number, n: number) => Array.from({ length: n }, (_, i) => String(prefix + i + 1));
     const bookIds = ids(8800000, 40);
     const seriesIds = ids(8800000, 4);

@@ -1,8 +1,8 @@
 import { MongoClient } from 'mongodb';
 import { connect, NatsConnection } from 'nats';
 import { tokenFor } from '../support/auth';
-import { user } from '../support/fixtures';
-import { ApiResponse, post } from '../support/http';
+import { ONE_PIXEL_PNG, user } from '../support/fixtures';
+import { expectStatus, post } from '../support/http';
 import { natsOptionsAs, stackInfo } from '../support/stack-info';
 
 /**
@@ -44,7 +44,7 @@ export const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
 /** Pictures as bytes: what decides the format is the content, never the name. */
 export const Pictures = {
-  png: Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
+  png: ONE_PIXEL_PNG,
   gif: Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64'),
   /** An image, but of a format notes do not take: 400/1008. */
   webp: Buffer.from('UklGRhoAAABXRUJQVlA4TA0AAAAvAAAAEAcQERGIiP4HAA==', 'base64'),
@@ -67,9 +67,7 @@ export async function createNote(token: string, fields: Record<string, string | 
   return res.body as NoteBody;
 }
 
-export function expectStatus(res: ApiResponse, status: number): void {
-  if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${res.text}`);
-}
+export { expectStatus };
 
 export interface NoteBody {
   id: string;

@@ -5,6 +5,9 @@
  */
 export const PASSWORD = 'correct horse battery staple';
 
+/** A 1×1 PNG, a picture every area takes. */
+export const ONE_PIXEL_PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
 export interface TestUser {
   id: string;
   uid: string;

@@ -66,6 +66,11 @@ export const put = <T = any>(path: string, options?: RequestOptions) => api<T>('
 export const del = <T = any>(path: string, options?: RequestOptions) => api<T>('DELETE', path, options);
 
 /** Asserts the spec's error shape: `{msg, code, request}` with the right status and code. */
+/** Fails the test with the answer's text when its status is not `status` (a step of a test's setup). */
+export function expectStatus(response: ApiResponse, status: number): void {
+  if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${response.text}`);
+}
+
 export function expectError(response: ApiResponse, status: number, code: number, requestLine?: string): void {
   expect({ status: response.status, code: response.body?.code }).toEqual({ status, code });
   expect(typeof response.body.msg).toBe('string');

@@ -1,10 +1,21 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { stackInfo } from './stack-info';
 
 const IMPORTER = join(__dirname, '..', '..', '..', 'importer', 'dist', 'main.js');
+const FIXTURES = join(__dirname, '..', '..', 'fixtures');
+
+/** The first record of `kind` in a fixture file (apps/api-e2e/fixtures), to copy with ids of a suite's own. */
+export function fixtureRecord(file: string, kind: string): Record<string, unknown> {
+  for (const line of readFileSync(join(FIXTURES, file), 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    const record = JSON.parse(line) as Record<string, unknown>;
+    if (record.kind === kind) return record;
+  }
+  throw new Error(`no ${kind} in ${file}`);
+}
 
 export interface ImportRun {
   status: number | null;
