@@ -18,5 +18,6 @@ export * from './bootstrap/shutdown';
 export * from './platform.module';
 export * from './nats/buckets';
 export * from './import/import-runner';
+export * from './import/import-fields';
 export * from './observability/metrics';
 export * from './observability/tracing';

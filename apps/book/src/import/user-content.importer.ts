@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { ImportBatch, ImportBatchResult, importedPicture, isPrivate, parseTags, toCollectionStatus, UserRecord } from '@plaza/contracts';
-import { APP_CONFIG, CacheInvalidator, ImportKindHandler, KeyedMutex, LOGGER, Logger, parseZonedTimestamp, runImportBatch, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, CacheInvalidator, ImportKindHandler, KeyedMutex, LOGGER, Logger, importedUser, importTime, runImportBatch, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from '../annotations/annotation.schema';
@@ -207,15 +207,11 @@ export class UserContentImporter {
   }
 
   private user(users: Map<string, UserRecord>, ref: string | undefined, role: string): UserRecord {
-    const found = ref === undefined ? undefined : users.get(ref);
-    if (!found) throw new Error(`unknown ${role} ${ref ?? ''}`.trim());
-    return found;
+    return importedUser(users, ref, role);
   }
 
   private time(text: string, field: string): Date {
-    const parsed = parseZonedTimestamp(text, this.config.SERVICE_TIMEZONE) ?? (/^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : undefined);
-    if (!parsed || Number.isNaN(parsed.getTime())) throw new Error(`${field} is not a timestamp (yyyy-MM-dd HH:mm:ss or ISO 8601)`);
-    return parsed;
+    return importTime(text, field, this.config.SERVICE_TIMEZONE);
   }
 
   private async resolveUsers(batch: ImportBatch): Promise<Map<string, UserRecord>> {

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MovieComment, MovieReview, SimpleUser } from '@plaza/contracts';
-import { APP_CONFIG, formatTimestamp, parseZonedTimestamp } from '@plaza/platform';
+import { APP_CONFIG, formatTimestamp, importTime } from '@plaza/platform';
 import { CelebritiesRepository } from '../celebrities/celebrities.repository';
 import { MovieConfig } from '../config/movie.config';
 import { CommentsRepository } from '../media/comments.repository';
@@ -154,9 +154,7 @@ export class MediaImporter {
   }
 
   private time(text: string, field: string): Date {
-    const parsed = parseZonedTimestamp(text, this.config.SERVICE_TIMEZONE) ?? (/\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : undefined);
-    if (!parsed || Number.isNaN(parsed.getTime())) throw new Error(`${field} is not a timestamp (yyyy-MM-dd HH:mm:ss or ISO 8601)`);
-    return parsed;
+    return importTime(text, field, this.config.SERVICE_TIMEZONE);
   }
 
   private format(date: Date): string {

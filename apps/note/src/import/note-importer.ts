@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ImportBatch, ImportBatchResult, importedPicture, MAX_NOTE_CAPTION_LENGTH, MAX_NOTE_CONTENT_LENGTH, NotePictureLayout, NotePictureLayouts, PictureFormat, UserRecord } from '@plaza/contracts';
-import { APP_CONFIG, CacheInvalidator, Clock, CLOCK, ImportKindHandler, parseZonedTimestamp, runImportBatch, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, CacheInvalidator, Clock, CLOCK, ImportKindHandler, importedUser, importTime, runImportBatch, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import { CommentsRepository } from '../comments/comments.repository';
 import { NoteConfig } from '../config/note.config';
@@ -160,15 +160,11 @@ export class NoteImporter {
   }
 
   private user(users: Map<string, UserRecord>, ref: string | undefined, role: string): UserRecord {
-    const found = ref === undefined ? undefined : users.get(ref);
-    if (!found) throw new Error(`unknown ${role} ${ref ?? ''}`.trim());
-    return found;
+    return importedUser(users, ref, role);
   }
 
   private time(text: string, field: string): Date {
-    const parsed = parseZonedTimestamp(text, this.config.SERVICE_TIMEZONE) ?? (/^\d{4}-\d{2}-\d{2}T/.test(text) ? new Date(text) : undefined);
-    if (!parsed || Number.isNaN(parsed.getTime())) throw new Error(`${field} is not a timestamp (yyyy-MM-dd HH:mm:ss or ISO 8601)`);
-    return parsed;
+    return importTime(text, field, this.config.SERVICE_TIMEZONE);
   }
 
   /** Authors and likers of the batch, from identity at once (its cache dropped: users may have been imported a moment ago). */
