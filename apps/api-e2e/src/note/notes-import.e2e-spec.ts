@@ -119,10 +119,11 @@ describe('note import (docs/api/note.md, "Import")', () => {
       { kind: 'note_like', note_id: noteId(1), user_id: '4999' },
       { kind: 'note', id: 'abc', author_id: Ida.id, title: 't', content: 'c', publish_time: '2024-01-01 00:00:00' },
       { kind: 'note', id: refusedNoteId(11), author_id: Ida.id, title: 't', content: 'c', photos: { 1: { src: PICTURE, layout: 'top' } }, publish_time: '2024-01-01 00:00:00' },
+      { kind: 'note', id: refusedNoteId(12), author_id: Ida.id, title: 't', content: 'c', photos: { 1: { src: PICTURE, desc: 'x'.repeat(501) } }, publish_time: '2024-01-01 00:00:00' },
     ]);
     expect(result.status).toBe(1);
     const problems = result.stderr.trim().split('\n');
-    expect(problems.map((l) => Number(/^line (\d+)/.exec(l)?.[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(problems.map((l) => Number(/^line (\d+)/.exec(l)?.[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
     expect(problems[0]).toMatch(/unknown author 4999/);
     expect(problems[1]).toMatch(/picture/);
     expect(problems[2]).toMatch(/photos\.1 is not an http or https address/);
@@ -134,7 +135,8 @@ describe('note import (docs/api/note.md, "Import")', () => {
     expect(problems[8]).toMatch(/unknown user 4999/);
     expect(problems[9]).toMatch(/id must be a string of at most 15 digits/);
     expect(problems[10]).toMatch(/photos\.1\.layout is not L, C or R/);
-    for (const n of [5, 6, 7, 8, 9, 11]) expectError(await get(`/v2/note/${refusedNoteId(n)}`, { token: t.ida }), 400, 1006);
+    expect(problems[11]).toMatch(/photos\.1\.desc is not a text of at most 500 characters/);
+    for (const n of [5, 6, 7, 8, 9, 11, 12]) expectError(await get(`/v2/note/${refusedNoteId(n)}`, { token: t.ida }), 400, 1006);
     expect((await read(noteId(1))).liked_count).toBe(3);
   }, 60_000);
 });
