@@ -105,11 +105,10 @@ describe('floods by one caller', () => {
 
     expect(reads.length).toBeGreaterThan(10);
     expect(statusCounts(reads)).toEqual({ 200: reads.length });
-    // The target is 200 ms, met in every quiet run since the gateway refuses a caller's excess
-    // before fastify (123-162 ms). The slowest reads come as the load generator's 400 connections
-    // open at once on the same two cores; the line here leaves room for a busier machine, and
-    // docs/RELIABILITY.md reports each run's figure.
-    expect(p99(reads)).toBeLessThan(250);
+    // The slowest reads come as the load generator's 400 connections open at once on the same two
+    // cores (89-108 ms in quiet runs since a service starts its admitted requests caller by
+    // caller); docs/RELIABILITY.md reports each run's figure.
+    expect(p99(reads)).toBeLessThan(200);
     // the flooder was refused fast and never got a timeout
     expect(flooded.statuses['504'] ?? 0).toBe(0);
     expect((flooded.statuses['429'] ?? 0) + (flooded.statuses['503'] ?? 0)).toBeGreaterThan(1000);

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { Metrics, NatsOutcome, secondsSince } from '../observability/metrics';
 import { endSpan, startNatsHandlerSpan, tracingActive } from '../observability/tracing';
 import { Admission, AdmissionLimits } from './admission';
+import { FairTurns } from './fair-turns';
 import { publishBatchFor } from './publish-batch';
 import { CALLER_HEADER } from './service-bus';
 
@@ -46,6 +47,7 @@ export class DrainingNatsServer extends ServerNats {
   private readonly routes = new Map<string, string>();
   private readonly handling = new WeakMap<object, Handling>();
   private readonly admission?: Admission;
+  private readonly turns = new FairTurns();
 
   constructor(
     private readonly connection: NatsConnection,
@@ -78,6 +80,8 @@ export class DrainingNatsServer extends ServerNats {
         const refusal = this.admission.admit(caller);
         if (refusal) return this.refuse(natsMsg, handling, refusal);
         handling.admitted = { caller };
+        // one caller's queued burst does not start before another caller's request (fair-turns.ts)
+        await this.turns.turn(caller ?? '');
       }
       this.handling.set(natsMsg, handling);
       if (!tracingActive()) return await super.handleMessage(channel, natsMsg);

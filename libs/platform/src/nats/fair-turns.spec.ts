@@ -1,0 +1,28 @@
+import { FairTurns } from './fair-turns';
+
+describe('FairTurns (callers take turns starting their admitted requests)', () => {
+  it("starts another caller's request in the first round, ahead of a burst queued before it", async () => {
+    const turns = new FairTurns();
+    const started: string[] = [];
+    const waits = [
+      ...Array.from({ length: 5 }, (_, i) => turns.turn('user:flooder').then(() => started.push(`flooder-${i}`))),
+      turns.turn('user:reader').then(() => started.push('reader')),
+    ];
+    expect(turns.queued).toBe(6);
+    await Promise.all(waits);
+    expect(started).toEqual(['flooder-0', 'reader', 'flooder-1', 'flooder-2', 'flooder-3', 'flooder-4']);
+    expect(turns.queued).toBe(0);
+  });
+
+  it('lets the event loop read new messages between rounds', async () => {
+    const turns = new FairTurns();
+    const started: string[] = [];
+    const burst = Array.from({ length: 3 }, (_, i) => turns.turn('a').then(() => started.push(`a${i}`)));
+    // arrives after the first round has run, while two of the burst still wait
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(started).toEqual(['a0']);
+    const late = turns.turn('b').then(() => started.push('b'));
+    await Promise.all([...burst, late]);
+    expect(started).toEqual(['a0', 'a1', 'b', 'a2']);
+  });
+});
