@@ -33,7 +33,7 @@ def _body_of(response):
 
 @schemathesis.check
 def error_body_format(ctx, response, case):
-    """Every error is `{msg: string, code: integer, request: "METHOD /path"}` (spec "Errors")."""
+    """Every error is `{msg: string, code: integer, request: "METHOD /path"}` (docs/api/README.md, "Errors")."""
     if response.status_code < 400 or case.method.upper() == "HEAD":
         return None
     try:

@@ -121,7 +121,7 @@ async function bootstrap(): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance();
   let closing = false;
   // before the CORS plugin's hook: preflight answers carry the security headers too, and an
-  // OPTIONS that is no preflight gets the spec's error shape
+  // OPTIONS that is no preflight gets the error shape of docs/api/README.md, "Errors"
   fastify.addHook('onRequest', (request, reply, done) => {
     reply.headers(security);
     reply.header('x-request-id', request.id);

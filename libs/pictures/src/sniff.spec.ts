@@ -167,7 +167,7 @@ describe('sniffPicture: the bytes decide', () => {
   });
 });
 
-describe('sniffPicture: only a whole picture is a picture (issue 25)', () => {
+describe('sniffPicture: only a whole picture is a picture (docs/DECISIONS.md, "Hostile input")', () => {
   it.each(MINIMAL)('a minimal whole %s is accepted', (_, picture, sniffed) => {
     expect(sniffPicture(picture)).toEqual(sniffed);
   });

@@ -2,7 +2,7 @@ import { ApiError, PictureFormat } from '@plaza/contracts';
 import { imageSize } from 'image-size';
 import { BrokenPicture, PictureSize, readPictureStructure, signatureFormat } from './structure';
 
-/** Each picture must be smaller than 3 MiB (spec Limits; docs/api/README.md, "Pictures"). */
+/** Each picture must be smaller than 3 MiB (docs/api/README.md, "Pictures"). */
 export const MAX_PICTURE_BYTES = 3 * 1024 * 1024;
 /** Above this many pixels a small file would expand to gigabytes in a viewer: a decompression bomb. */
 export const MAX_PICTURE_PIXELS = 50_000_000;

@@ -8,7 +8,7 @@ import { CostReport, CostRow, MetricsScrape, Observability, TargetCheck } from '
 import { idRead } from './scenarios';
 
 /**
- * What metrics and tracing cost (issue 23): the warm and cold book reads on three stacks that
+ * What metrics and tracing cost (docs/PERFORMANCE.md, "What tracing costs"): the warm and cold book reads on three stacks that
  * differ only in their environment, measured in the same cycles. The metrics-off stack is the
  * baseline of both targets: metrics may cost 5 % of its warm rate, metrics and tracing at 100 %
  * sampling together 25 %.
@@ -74,7 +74,7 @@ export function tracingProblems(received: SinkStats): string[] {
 const cycles = (ratios: number[]) => ratios.map((r) => r.toFixed(2)).join(', ');
 
 /**
- * The issue's two targets on the warm read, and the tracing one on the cold read too: a cached
+ * The two targets of docs/PERFORMANCE.md ("Targets, and what limits each") on the warm read, and the tracing one on the cold read too: a cached
  * read is the gateway's work alone, a cold one crosses every process a trace follows.
  */
 export function costTargets(cost: CostReport): TargetCheck[] {

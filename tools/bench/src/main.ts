@@ -211,13 +211,13 @@ async function main(): Promise<void> {
     // R has done its part; it stays out of the rounds that follow
     await replay.proc.stop();
     const coldMovie = await paired('GET /v2/movie/subject/:id cold', cold.baseUrl, single(idRead('/v2/movie/subject/', () => pick(ids.movies), premium)), { name: 'M', url: m.url, target: monolithMovie });
-    // the web page of a book's `alt` (issue 28), from the gateway's page cache
+    // the web page of a book's `alt` (docs/api/web.md), from the gateway's page cache
     const warmPage = await paired('GET /web/book/subject/:id/ warm (web page)', stack.baseUrl, single(pageRead('/web/book/subject/', () => pick(hotBooks))), baseB);
     await scenario('GET /v2/book/:id warm, fields + JSONP', 'stack', stack.baseUrl, single({
       ...idRead('/v2/book/', () => pick(hotBooks), premium, '?fields=id,title,rating&callback=cb'),
       verify: (s, body, ctx) => s === 200 && body.startsWith('/**/cb(') && body.includes(`"id":"${ctx.id as string}"`),
     }));
-    // what a signed-in user does most, none of it answered by the response cache (issue 30): each
+    // what a signed-in user does most, none of it answered by the response cache (docs/PERFORMANCE.md, "Search and lists: what the cache cannot answer"): each
     // paired with B, on the gateway without response cache
     const words = [...ZH_WORDS, ...EN_WORDS];
     const asApp = () => ({ authorization: `Bearer ${premium}` });
@@ -389,7 +389,7 @@ async function main(): Promise<void> {
       check('warm GET /v2/movie/subject/:id ≥ 0.50 × B and > M', `${warmMovie.ratio.toFixed(2)} × B, ${(warmMovie.rps / mMovie.rps).toFixed(2)} × M${warmMovie.reference ? ` (R, bare fastify sending the same answers: ${warmMovie.reference.ratio.toFixed(2)} × B)` : ''}`,
         warmMovie.ratio >= 0.5 && warmMovie.rps > mMovie.rps, 'docs/PERFORMANCE.md'),
       check('warm web page of a book ≥ 0.30 × B', `${warmPage.ratio.toFixed(2)} × B`, warmPage.ratio >= 0.3, 'docs/api/web.md'),
-      // issue 30 raised these from 0.6 × M
+      // raised from 0.6 × M (docs/PERFORMANCE.md, "Targets, and what limits each")
       check('cold GET /v2/book/:id ≥ 1.0 × M', `${coldBook.ratio.toFixed(2)} × M`, coldBook.ratio >= 1.0, 'docs/PERFORMANCE.md'),
       check('cold GET /v2/movie/subject/:id ≥ 1.0 × M', `${coldMovie.ratio.toFixed(2)} × M`, coldMovie.ratio >= 1.0, 'docs/PERFORMANCE.md'),
       // the branches the run measured (the quick run: the local branch only)
@@ -400,7 +400,7 @@ async function main(): Promise<void> {
         return check(`GET by id flat from ${first?.books} to ${last?.books} books (p50 within 2×), ${branch} branch`, first && last ? `p50 ${first.coldByIdP50} → ${last.coldByIdP50} ms` : 'n/a',
           Boolean(first && last && last.coldByIdP50 <= Math.max(2 * first.coldByIdP50, first.coldByIdP50 + 2)));
       }),
-      // issue 24: on MongoDB no process holds a copy of the catalogue, so the book service does not grow with it
+      // on MongoDB no process holds a copy of the catalogue, so the book service does not grow with it
       ...growth('mongodb').length === 0 ? [] : [((rows) => check(`book service RSS on the MongoDB branch flat from ${rows[0]?.books} to ${rows[rows.length - 1]?.books} books (within 64 MiB)`,
         rows.length ? rows.map((r) => `${r.bookRssMiB ?? '?'}`).join(' → ') + ' MiB' : 'n/a',
         rows.length > 0 && rows.every((r) => r.bookRssMiB !== undefined && r.bookRssMiB <= (rows[0].bookRssMiB ?? 0) + 64)))(growth('mongodb'))],
@@ -408,7 +408,7 @@ async function main(): Promise<void> {
       check('p99 at half the maximum rate ≤ 10 × p50 (p50 no worse than at full rate)', `p50 ${halfRun.p50.toFixed(2)} ms, p99 ${halfRun.p99.toFixed(2)} ms`,
         halfRun.p99 <= 10 * halfRun.p50 && halfRun.p50 <= Math.max(1, warmBook.p50), 'docs/PERFORMANCE.md'),
       ...(report.cost ? costTargets(report.cost) : []),
-      // issue 30: what a signed-in user does most, uncached
+      // what a signed-in user does most, uncached (docs/PERFORMANCE.md, "Search and lists: what the cache cannot answer")
       ...[bookSearch, tagSearch, movieSearch].map((r, i) => check(`uncached ${['book search by q', 'book search by tag', 'movie search'][i]} ≥ 0.03 × B, p99 ≤ 100 ms`,
         `${r.ratio.toFixed(3)} × B, p99 ${r.p99} ms`, r.ratio >= 0.03 && r.p99 <= 100, 'docs/PERFORMANCE.md')),
       ...lists.map((r, i) => check(`${["a user's collections", "a user's annotations", "a user's notes", "an event's participants"][i]} ≥ 0.05 × B, p99 ≤ 100 ms`,

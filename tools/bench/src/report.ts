@@ -36,7 +36,7 @@ export interface TargetCheck {
   seeAlso?: string;
 }
 
-/** A configuration of the stacks that measure what observability costs (issue 23). */
+/** A configuration of the stacks that measure what observability costs (docs/PERFORMANCE.md, "What tracing costs"). */
 export type Observability = 'metrics off' | 'metrics on' | 'traced';
 
 export interface CostRow extends InterleavedResult {
@@ -88,7 +88,7 @@ export interface Report {
   /** Microseconds of CPU per request in each process of the stack, for the scenarios paired with a baseline. */
   cpu: Array<{ scenario: string; micros: Record<string, number> }>;
   scale: ScaleRow[];
-  /** The warm and cold book reads with metrics off, on, and traced (issue 23). */
+  /** The warm and cold book reads with metrics off, on, and traced (docs/PERFORMANCE.md, "What tracing costs"). */
   cost?: CostReport;
   targets: TargetCheck[];
 }
@@ -202,7 +202,7 @@ export function renderMarkdown(report: Report): string {
     }
   }
   if (report.cost) renderCost(report.cost, lines);
-  lines.push('', '## Targets (issues 8 and 23)', '', '| target | measured | met |', '|---|---|---|');
+  lines.push('', '## Targets', '', '| target | measured | met |', '|---|---|---|');
   for (const t of report.targets) lines.push(`| ${t.target} | ${t.measured} | ${t.ok ? 'yes' : `**no**${t.seeAlso ? ` (see ${t.seeAlso})` : ''}`} |`);
   lines.push('', '## Reading the numbers', '');
   lines.push('- Ratios, not absolute numbers, are what carry from one machine to another; on a shared two-core');

@@ -44,7 +44,7 @@ const table = natsPermissions();
 const owner = (subject: string) => subject.split('.')[0] as NatsUser;
 const isImport = (subject: string) => /^[a-z]+\.v\d+\.import\./.test(subject);
 
-describe('NATS permissions (issue 25)', () => {
+describe('NATS permissions (docs/DECISIONS.md, "NATS")', () => {
   const subjects = contractSubjects();
 
   it('knows the contracts\' subjects (a sanity check of the enumeration)', () => {

@@ -5,7 +5,7 @@ import {
 import { randomBytes } from 'node:crypto';
 
 /**
- * Who may do what on NATS (issue 25): one NATS user per process role, each with its own password
+ * Who may do what on NATS (docs/DECISIONS.md, "NATS"): one NATS user per process role, each with its own password
  * and the subjects it needs, nothing more. nats-server enforces it (the `authorization` block of
  * deploy/docker/nats-auth.conf and deploy/k8s/base/nats/nats-auth.conf, both rendered from this
  * table; `npm start`, the tests and compose run the first, Kubernetes the second):
@@ -33,7 +33,7 @@ export type NatsUser = (typeof NATS_USERS)[number];
  */
 export const inboxesOf = (user: NatsUser) => `${natsInboxPrefix(user)}.>`;
 
-/** JetStream names of the buckets (libs/platform/src/nats/buckets.ts, libs/contracts; the spec checks they agree). */
+/** JetStream names of the buckets (libs/platform/src/nats/buckets.ts, libs/contracts; nats-auth.spec.ts checks they agree). */
 export const RATE_LIMIT_BUCKET = 'ratelimits';
 export const PICTURE_BUCKET = 'pictures';
 
@@ -226,7 +226,7 @@ function list(grants: Grant[], indent: string): string[] {
 }
 
 export const NATS_AUTH_HEADER = [
-  '# NATS users and their permissions (issue 25): one user per process, each with its own password.',
+  '# NATS users and their permissions (docs/DECISIONS.md, "NATS"): one user per process, each with its own password.',
   '# Generated from tools/stack/src/nats-auth.ts: edit the table there and run',
   '#   npm run build && node tools/stack/dist/cli.js nats-auth',
   '# (the unit tests and deploy-check fail while this file differs from the table).',

@@ -63,7 +63,7 @@ describe('Stack start order', () => {
     expect(stack.mongoUrl).toMatch(/^mongodb:\/\/127\.0\.0\.1:\d+$/);
   });
 
-  it('starts on a slow machine: an install longer than the engine timeout does not count against it (issue 27)', async () => {
+  it('starts on a slow machine: an install longer than the engine timeout does not count against it', async () => {
     // the first run used to time out waiting for FerretDB while nats-server was still installing
     const stack = await start({ installSeconds: 2, buildSeconds: 0 }, {}, { engineTimeoutMs: 1000 });
     expect(stack.steps.at(-1)).toBe('ready');
@@ -141,7 +141,7 @@ function environmentOf(proc: ManagedProcess | undefined): Record<string, string>
   return Object.fromEntries(text.split('\0').filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]));
 }
 
-describe('Stack NATS credentials (issue 25)', () => {
+describe('Stack NATS credentials (docs/DECISIONS.md, "NATS")', () => {
   it('gives each app its own NATS user and password, and the server every password', async () => {
     const stack = await start({});
     const secrets = JSON.parse(readFileSync(join(machine.data, 'secrets.json'), 'utf8')) as { nats: Record<string, string> };

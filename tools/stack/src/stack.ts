@@ -274,7 +274,7 @@ export class Stack {
     const storeDir = join(this.options.dataDir, 'nats');
     mkdirSync(storeDir, { recursive: true });
     // compose's file (max_payload: every answer is one message; its users and their permissions,
-    // issue 25), which deploy-check checks; it reads each user's password from the environment
+    // docs/DECISIONS.md, "NATS"), which deploy-check checks; it reads each user's password from the environment
     const configFile = join(workspaceRoot(), 'deploy', 'docker', 'nats.conf');
     const proc = new ManagedProcess('nats', {
       command: binary,

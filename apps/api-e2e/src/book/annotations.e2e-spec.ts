@@ -117,7 +117,7 @@ describe('annotation privacy and ownership', () => {
     privateId = secret.body.id;
   });
 
-  it('treats any privacy but private as public (spec "States and transitions"), however long', async () => {
+  it('treats any privacy but private as public (docs/api/book.md, "POST /v2/book/:id/annotations"), however long', async () => {
     const other = await create('2300003', { content: `另一条公开的批注 ${CONTENT}`, page: 7, privacy: 'x'.repeat(300) });
     expect(other.status).toBe(201);
     expect(other.body.privacy).toBe(1);

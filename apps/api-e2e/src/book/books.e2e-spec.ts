@@ -6,8 +6,8 @@ import { BookUsers, MISSING_BOOK } from './book-support';
 
 const { reader } = BookUsers;
 
-describe('GET /v2/book/:id (spec "Book")', () => {
-  it('returns an imported book with every field of the spec', async () => {
+describe('GET /v2/book/:id (docs/api/book.md, "Resources")', () => {
+  it('returns an imported book with every field of a Book', async () => {
     const res = await get('/v2/book/2100001');
     expect(res.status).toBe(200);
     const base = stackInfo().baseUrl;

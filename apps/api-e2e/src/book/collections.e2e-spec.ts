@@ -9,7 +9,7 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 /** Seconds between a `yyyy-MM-dd HH:mm:ss` in Asia/Shanghai (the default zone) and now. */
 const secondsFromNow = (stamp: string) => Math.abs(Date.parse(`${stamp.replace(' ', 'T')}+08:00`) - Date.now()) / 1000;
 
-describe('collection state table (spec "States and transitions")', () => {
+describe('collection state table (docs/api/book.md, "Collections")', () => {
   const book = '2200001';
   const path = `/v2/book/${book}/collection`;
 
@@ -164,7 +164,7 @@ describe('GET /v2/book/:id/collection', () => {
     }
   });
 
-  it('treats any privacy but private as public (spec "States and transitions"), however long', async () => {
+  it('treats any privacy but private as public (docs/api/book.md, "POST /v2/book/:id/collection"), however long', async () => {
     for (const [owner, privacy] of [[crowd(199), 'friends'], [crowd(200), 'x'.repeat(300)]] as const) {
       expect((await post(path, { token: await tokenFor(owner), form: { status: 'wish', privacy } })).status).toBe(201);
       expect((await get(path, { query: { user_id: owner.uid } })).body).toMatchObject({ user_id: owner.id, status: 'wish' });

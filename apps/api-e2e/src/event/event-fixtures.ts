@@ -10,9 +10,9 @@ export const EventUsers = {
   stranger: user('6003', 'ev_stranger', 'Stranger'),
   /** Wishes 60001. */
   fan: user('6004', 'ev_fan', 'Fan'),
-  /** Joins and leaves 60007 (participation spec). */
+  /** Joins and leaves 60007 (event-participation.e2e-spec.ts). */
   joiner: user('6005', 'ev_joiner', 'Joiner'),
-  /** Wishes and unwishes 60008 (participation spec). */
+  /** Wishes and unwishes 60008 (event-participation.e2e-spec.ts). */
   wisher: user('6006', 'ev_wisher', 'Wisher'),
   /** Owns the 105 Shenzhen markets. */
   market: user('6007', 'ev_market', '深圳市集 Market'),
@@ -21,7 +21,7 @@ export const EventUsers = {
   /** Owns the private 60005. */
   privateHost: user('6009', 'ev_private', 'Private host'),
   nobody: user('6010', 'ev_nobody', 'Nobody'),
-  /** Joins 60009 with dates (participation spec). */
+  /** Joins 60009 with dates (event-participation.e2e-spec.ts). */
   dater: user('6011', 'ev_dater', 'Dater'),
 };
 

@@ -7,7 +7,7 @@ import { Events, EventUsers } from './event-fixtures';
 const web = () => `${stackInfo().baseUrl}/web`;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 
-/** The spec's Event fields plus category and category_name (docs/api/event.md), and nothing else. */
+/** The Event fields of docs/api/event.md ("Event"), category and category_name included, and nothing else. */
 const EVENT_FIELDS = [
   'id', 'title', 'content', 'alt', 'adapt_url', 'image', 'image-hlarge', 'image-lmobile', 'begin_time', 'end_time', 'owner', 'geo',
   'address', 'loc_id', 'loc_name', 'album', 'is_priv', 'has_invited', 'can_invite', 'participant_count', 'wisher_count',

@@ -116,7 +116,7 @@ describe('GET /v2/event/search (docs/api/event.md)', () => {
     ['a bad count', { q: WORD, count: 'x' }, 400, 1016],
     ['an unknown city', { q: WORD, loc: '火星' }, 404, 1001],
     ['a loc over 100 characters', { q: WORD, loc: 'x'.repeat(101) }, 400, 1016],
-  ] as const)('answers %s with the spec error', async (_, query, status, code) => {
+  ] as const)('answers %s with the error docs/api/event.md gives it', async (_, query, status, code) => {
     expectError(await search(query as Record<string, string | number>), status, code, 'GET /v2/event/search');
   });
 

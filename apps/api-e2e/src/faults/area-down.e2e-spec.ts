@@ -65,7 +65,7 @@ describe('one area down under load', () => {
     expect(statusCounts(others)).toEqual({ 200: others.length });
     expect(probes.length).toBeGreaterThan(0);
     expect(probes.every((s) => s === 200)).toBe(true);
-    // the contract's /ready still says the whole stack is not there
+    // the public /ready (docs/CONFIGURATION.md) still says the whole stack is not there
     expect(publicReady.status).toBe(503);
     expect(publicReady.body.checks.movie).toBe('down');
 

@@ -9,7 +9,7 @@ import {
 const path = (id: string) => `/v2/movie/subject/${id}`;
 const web = () => `${stackInfo().baseUrl}/web`;
 
-describe('GET /v2/movie/subject/:id: fields by tier (spec "Movie subject")', () => {
+describe('GET /v2/movie/subject/:id: fields by tier (docs/api/movie.md, "Movie subject")', () => {
   it('gives the basic tier the B fields and nothing else', async () => {
     const res = await get(path(Subjects.full));
     expect(res.status).toBe(200);

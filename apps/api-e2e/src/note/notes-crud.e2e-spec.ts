@@ -4,7 +4,7 @@ import { api, del, expectError, get, post, put } from '../support/http';
 import { stackInfo } from '../support/stack-info';
 import { createNote, multipart, NoteBody, NoteUsers, sleep, TIMESTAMP, tokensOf } from './note-fixtures';
 
-/** Notes: create, read, update, delete, the user's list, and every error of the note area (spec "Notes"). */
+/** Notes: create, read, update, delete, the user's list, and every error of the note area (docs/api/note.md, "Endpoints" and "Errors"). */
 describe('notes: create, read, update, delete', () => {
   let t: Record<'nina' | 'otto', string>;
 

@@ -2,8 +2,8 @@ import { expectError, get, post } from '../support/http';
 import { createNote, NoteUsers, tokensOf } from './note-fixtures';
 
 /**
- * Content markup and the four formats (spec "Note content markup" and "Note content formats";
- * docs/api/note.md, "Content markup"), and HTML injection: every HTML output is escaped text plus the
+ * Content markup and the four formats (docs/api/note.md, "Content markup" and "Content formats"),
+ * and HTML injection: every HTML output is escaped text plus the
  * elements the markup produces. (Pictures in content: notes-pictures.e2e-spec.ts.)
  */
 describe('note content', () => {

@@ -5,8 +5,8 @@ import { acquire } from '../support/exclusive';
 import { createNote, expectStatus, multipart, NoteBody, notePictureKeys, NoteUsers, pathOf, Pictures, tokensOf } from './note-fixtures';
 
 /**
- * Note pictures through the one shared picture mechanism (spec "Picture parameters of notes",
- * docs/api/README.md, "Pictures" and section 7). Paul owns the notes, Fay is his friend, Stu a stranger.
+ * Note pictures through the one shared picture mechanism (docs/api/note.md, "Pictures",
+ * and docs/api/README.md, "Pictures"). Paul owns the notes, Fay is his friend, Stu a stranger.
  * It counts the note pictures in the store; other suites that store note pictures hold the
  * same lock (support/exclusive.ts) while they do.
  */

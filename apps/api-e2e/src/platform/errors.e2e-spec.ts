@@ -2,7 +2,7 @@ import { tokenFor } from '../support/auth';
 import { Users } from '../support/fixtures';
 import { expectError, get, post, api } from '../support/http';
 
-describe('errors and routing (spec "Errors", docs/api/README.md)', () => {
+describe('errors and routing (docs/api/README.md, "Errors")', () => {
   it('answers an unknown path with 404/1001 and the request line without the query', async () => {
     expectError(await get('/v2/nothing/here', { query: { a: 1 } }), 404, 1001, 'GET /v2/nothing/here');
   });

@@ -1,6 +1,6 @@
 import { expectError, get, post } from '../support/http';
 
-/** The OpenAPI document and the API explorer (issue 9), served by the running gateway. */
+/** The OpenAPI document and the API explorer (docs/ARCHITECTURE.md, "OpenAPI document and explorer"), served by the running gateway. */
 describe('OpenAPI document and explorer', () => {
   it('serves the OpenAPI 3 document of the whole /v2 API at /v2/openapi.json', async () => {
     const res = await get('/v2/openapi.json');
@@ -23,6 +23,25 @@ describe('OpenAPI document and explorer', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
     expect(operations.length).toBeGreaterThanOrEqual(60);
     expect(operations).toEqual(expect.arrayContaining(['POST /auth2/token', 'POST /auth2/revoke', 'GET /v2/picture/{name}', 'GET /v2/event/list']));
+  });
+
+  it('describes the routes client apps start with: users, IMDb look-ups and event search, with their parameters', async () => {
+    const doc = (await get('/v2/openapi.json')).body;
+    /** An operation's parameters as `in:name`, required ones marked `!`. */
+    const paramsOf = (path: string) => {
+      const op = doc.paths[path]?.get;
+      expect(op).toBeDefined();
+      return (op.parameters as Array<{ name: string; in: string; required?: boolean }>).map((p) => `${p.in}:${p.name}${p.required ? '!' : ''}`);
+    };
+    expect(paramsOf('/v2/user/~me')).toEqual(expect.arrayContaining(['query:fields', 'query:callback']));
+    expect(paramsOf('/v2/user/{name}')).toEqual(expect.arrayContaining(['path:name!', 'query:fields']));
+    expect(paramsOf('/v2/user')).toEqual(expect.arrayContaining(['query:q!', 'query:start', 'query:count']));
+    expect(paramsOf('/v2/movie/imdb/{imdb}')).toEqual(expect.arrayContaining(['path:imdb!', 'query:fields', 'query:apikey']));
+    expect(paramsOf('/v2/event/search')).toEqual(expect.arrayContaining(['query:q!', 'query:start', 'query:count', 'query:loc', 'query:day_type', 'query:type']));
+    // ~me needs the user's scope; /v2/user/{name} may also be called without a token (docs/api/user.md)
+    expect(doc.paths['/v2/user/~me'].get.security).toEqual([{ oauth2: ['service_basic_common'] }]);
+    expect(doc.paths['/v2/user/{name}'].get.security).toEqual([{}, { oauth2: ['service_basic_common'] }]);
+    expect(doc.components.securitySchemes.oauth2.flows.password.scopes.service_basic_common).toContain('/v2/user/~me');
   });
 
   it('serves Swagger UI from the local swagger-ui-dist, with a policy that lets only its own files run', async () => {

@@ -1,4 +1,4 @@
-import { tokenFor } from '../support/auth';
+import { clientToken, tokenFor } from '../support/auth';
 import { Apps, PASSWORD, TestUser } from '../support/fixtures';
 import { expectError, get } from '../support/http';
 import { importRecords } from '../support/import';
@@ -38,6 +38,17 @@ describe('users', () => {
   it('~me needs a signed-in user and the scope', async () => {
     expectError(await get('/v2/user/~me'), 403, 1000);
     expectError(await get('/v2/user/~me', { token: await tokenFor(lei, Apps.bookOnly, 'book_basic_r') }), 403, 109);
+    // an app's token alone names no user, whatever its scopes: 403/1000 (docs/api/user.md, "Errors")
+    expectError(await get('/v2/user/~me', { token: await clientToken(Apps.premium) }), 403, 1000, 'GET /v2/user/~me');
+  });
+
+  it('the public reads take a token with service_basic_common, an app\'s too; a token without it is 403/109', async () => {
+    const appOnly = await get(`/v2/user/${han.uid}`, { token: await clientToken(Apps.premium) });
+    expect(appOnly.status).toBe(200);
+    expectProfile(appOnly.body, han);
+    const bookOnly = await tokenFor(lei, Apps.bookOnly, 'book_basic_r');
+    expectError(await get(`/v2/user/${han.uid}`, { token: bookOnly }), 403, 109, `GET /v2/user/${han.uid}`);
+    expectError(await get('/v2/user', { token: bookOnly, query: { q: 'lei' } }), 403, 109, 'GET /v2/user');
   });
 
   it('GET /v2/user/:name by uid or numeric id, public; a missing user is 404/6008', async () => {

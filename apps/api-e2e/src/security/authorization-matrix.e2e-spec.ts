@@ -5,7 +5,7 @@ import { CANARY, expectCleanError, GIF, pictureForm, PNG, SecBooks, SecEvents, S
 
 /**
  * Object-level authorization, one row per write and per private read of the interface
- * (issue 9, "Abuse and access"). The owner (sec_owner) holds a private collection entry, a
+ * (docs/RELIABILITY.md, "Access"). The owner (sec_owner) holds a private collection entry, a
  * private and a public annotation (the private one with pictures), a review, a private, a
  * friends-only and a public note with comments, and the private event 70001. Each row is a
  * request by someone else — the intruder, an anonymous caller, or a user with some legitimate

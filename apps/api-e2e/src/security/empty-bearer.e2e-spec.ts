@@ -4,7 +4,7 @@ import { api, ApiResponse, get } from '../support/http';
 import { expectCleanError, rawRequest, SecBooks, SecUsers } from './security-support';
 
 /**
- * `Authorization: Bearer` with no token (issue 25). A Bearer credential whose token is missing is
+ * `Authorization: Bearer` with no token (docs/DECISIONS.md, "Authentication and tokens"). A Bearer credential whose token is missing is
  * a malformed token, 401/103 invalid_access_token, on every endpoint, never an anonymous call
  * (before: anonymous, so 200 on public reads and 403/1000 on notes). Node strips trailing
  * whitespace from header values, so `Bearer `, `Bearer    ` and `Bearer` all reach the gateway as

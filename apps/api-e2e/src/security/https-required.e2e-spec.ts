@@ -8,7 +8,7 @@ import { expectError, get, post } from '../support/http';
 const CACHED = '/v2/loc/108288';
 
 /**
- * REQUIRE_HTTPS (spec "Authentication": endpoints that need authorization are called over https;
+ * REQUIRE_HTTPS (docs/api/README.md, "Authorization": endpoints that need authorization are called over https;
  * docs/CONFIGURATION.md: a Bearer token over plain http is 400/100, `/auth2/*` included; behind a
  * proxy, TRUST_PROXY makes X-Forwarded-Proto count). The test stack speaks plain http, so the
  * proxy's header stands for https.

@@ -7,7 +7,7 @@ import { stackInfo } from '../support/stack-info';
 import { SecUsers } from './security-support';
 
 /**
- * NATS authentication and permissions (issue 25) on the shared stack, whose apps all run with
+ * NATS authentication and permissions (docs/DECISIONS.md, "NATS") on the shared stack, whose apps all run with
  * them: a connection without credentials, or with another process's, cannot use a subject
  * outside that process's permissions (tools/stack/src/nats-auth.ts). nats.js reports a refused
  * request as a rejected request, and a refused publish or subscription asynchronously (a status

@@ -7,7 +7,7 @@ import { CANARY, expectCleanError, gatewayRoutes, pictureForm, PNG, Route, route
 
 /**
  * Query-operator injection (`q[$ne]=`, `{"$gt": ""}`, repeated parameters) in every query and
- * body parameter of every route (issue 9, "Bad input"). The routes come from the gateway's
+ * body parameter of every route (docs/DECISIONS.md, "Hostile input"). The routes come from the gateway's
  * sources (`gatewayRoutes()`), and the first test fails when a route has no row in INPUTS, so no
  * new endpoint can be forgotten here.
  *

@@ -5,10 +5,10 @@ import { api, ApiResponse, get } from '../support/http';
 import { expectCleanError, expectSecurityHeaders, GIF, pictureForm, PNG, rawRequest, SecBooks, SecUsers, timed, WEBP } from './security-support';
 
 /**
- * Hostile pictures and picture addresses (issue 9, "Bad input"): path traversal in the names of
+ * Hostile pictures and picture addresses (docs/DECISIONS.md, "Hostile input"): path traversal in the names of
  * /v2/picture, files that lie about their type (the bytes decide: docs/api/README.md, "Pictures",
  * docs/DECISIONS.md for 1008 vs 1009), truncated pictures and headers without a picture
- * (400/1009, issue 25), decompression bombs (whole pictures of a few dozen bytes claiming billions
+ * (400/1009), decompression bombs (whole pictures of a few dozen bytes claiming billions
  * of pixels: over 50 megapixels is 400/1003, docs/DECISIONS.md), and pictures whose bytes are also
  * HTML or script, which are served so that no browser runs them.
  */
@@ -236,7 +236,7 @@ describe('decompression bombs: a whole picture of a few bytes claiming too many 
   });
 });
 
-describe('truncated pictures and headers without a picture: 400/1009 every time (issue 25)', () => {
+describe('truncated pictures and headers without a picture: 400/1009 every time (docs/DECISIONS.md, "Hostile input")', () => {
   // before: 18 to 20 bytes of a PNG got 1003 or 1009 from run to run, and even 201: image-size read
   // the height past the end of the upload, in whatever Node's buffer pool held after it
   it.each([18, 19, 20])('a PNG cut to %i bytes, on annotations and notes, five times each', async (length) => {

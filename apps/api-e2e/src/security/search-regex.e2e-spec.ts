@@ -2,7 +2,7 @@ import { get } from '../support/http';
 import { timed } from './security-support';
 
 /**
- * Regular-expression metacharacters in book and movie search (issue 9, "Bad input"): searches
+ * Regular-expression metacharacters in book and movie search (docs/DECISIONS.md, "Hostile input"): searches
  * go through search terms, never a regex built from input (docs/DEVELOPING.md), so every
  * pattern below is text — quick, and matching nothing, where a pattern would match everything
  * (`.*`) or backtrack for seconds (`(a+)+$`, `(.*a){20}`).

@@ -75,7 +75,7 @@ export function expectNoInternals(text: string): void {
   for (const pattern of INTERNALS) expect(text).not.toMatch(pattern);
 }
 
-/** An error in the spec's shape (`{msg, code, request}`, nothing else but OAuth's two fields) that reveals nothing internal. */
+/** An error in the shape of docs/api/README.md, "Errors" (`{msg, code, request}`, nothing else but OAuth's two fields) that reveals nothing internal. */
 export function expectCleanError(res: Pick<ApiResponse, 'status' | 'text' | 'body'>, status?: number, code?: number): void {
   if (status !== undefined) expect({ status: res.status, code: res.body?.code }).toEqual({ status, code });
   expect(res.status).toBeGreaterThanOrEqual(400);

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { anyListening, Launch, launch, leftRunning, waitForOutput, waitUntil } from './launcher';
 
 /**
- * Issue 27: the first `npm start` after `git clone` (no engines installed yet, empty database)
+ * The first-start test (docs/DEVELOPING.md, "Tests", step `start`): the first `npm start` after `git clone` (no engines installed yet, empty database)
  * must work however long the engine builds take, and a start that is interrupted or fails must
  * leave nothing running. The launcher runs with an empty tools folder (PLAZA_TOOLS_DIR) and an
  * empty data folder; Ctrl-C is SIGINT to the launcher alone (not its process group), so the

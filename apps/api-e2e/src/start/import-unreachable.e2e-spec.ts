@@ -7,7 +7,7 @@ import { root } from './launcher';
 
 /**
  * `npm run import -- FILE` that cannot start says so within seconds, naming the address it tried
- * and NATS_URL, and exits non-zero (issue 27; it used to wait forever, silent).
+ * and NATS_URL, and exits non-zero (it used to wait forever, silent).
  */
 const dir = mkdtempSync(join(tmpdir(), 'plaza-import-unreachable-'));
 const file = join(dir, 'records.ndjson');

@@ -65,7 +65,7 @@ export const post = <T = any>(path: string, options?: RequestOptions) => api<T>(
 export const put = <T = any>(path: string, options?: RequestOptions) => api<T>('PUT', path, options);
 export const del = <T = any>(path: string, options?: RequestOptions) => api<T>('DELETE', path, options);
 
-/** Asserts the spec's error shape: `{msg, code, request}` with the right status and code. */
+/** Asserts the error shape of docs/api/README.md ("Errors"): `{msg, code, request}` with the right status and code. */
 /** Fails the test with the answer's text when its status is not `status` (a step of a test's setup). */
 export function expectStatus(response: ApiResponse, status: number): void {
   if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${response.text}`);

@@ -35,7 +35,7 @@ export function stackInfo(): StackInfo {
 /**
  * nats.js options to connect to the shared stack's NATS as one of its users: a test that talks to
  * NATS directly does so with the credentials of the process it stands in for, and is allowed
- * what that process is allowed (NATS permissions, issue 25).
+ * what that process is allowed (docs/DEVELOPING.md, "NATS permissions").
  */
 export function natsOptionsAs(user: NatsUser): ConnectionOptions {
   const info = stackInfo();

@@ -11,7 +11,7 @@ import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { AccessGuard } from './access.guard';
 import { AccessPolicy } from './access-policy';
 
-// What counts as a Bearer credential (issue 25: `Bearer` with no token was taken for an anonymous
+// What counts as a Bearer credential (docs/DECISIONS.md, "Authentication and tokens"; `Bearer` with no token was once taken for an anonymous
 // call). Through the real stack: apps/api-e2e/src/security/empty-bearer.e2e-spec.ts.
 
 const config = Object.assign(new GatewayConfig(), { PICTURE_SIGNING_KEY: 'x'.repeat(16) });

@@ -6,7 +6,7 @@ import { TokenVerifier } from './token-verifier';
 
 /**
  * passport-http-bearer parses `Authorization: Bearer …` (RFC 6750); the token is checked by
- * TokenVerifier. A failure throws the contract's code (103 invalid, 106 expired), which
+ * TokenVerifier. A failure throws the API's code (103 invalid, 106 expired: docs/api/README.md, "Authorization"), which
  * passport hands on unchanged.
  */
 @Injectable()

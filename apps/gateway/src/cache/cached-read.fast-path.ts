@@ -25,7 +25,7 @@ export interface FastPathDependencies {
 
 /**
  * Repeated catalogue reads answered before Nest's router pipeline: the hottest path of the API
- * (issue 8). It applies the same access rules as the guard (`AccessPolicy`, rate limits included),
+ * (docs/PERFORMANCE.md, "Warm reads: the cached-read lane"). It applies the same access rules as the guard (`AccessPolicy`, rate limits included),
  * and steps aside — leaving the request to the normal path, which answers it or reports the
  * precise error — whenever anything is not plainly allowed: a rule fails, the token was not
  * verified before, an apikey is involved, the caller is a user, or the answer is not cached.
@@ -40,7 +40,7 @@ export function registerCachedReadFastPath(fastify: FastifyInstance, deps: FastP
     const outcome = answerFromCache(request, reply, deps);
     if (outcome === STEP_ASIDE) return done();
     if (outcome === ANSWERED) return;
-    // an error while sending goes to the error handler (the spec's error shape), never unhandled
+    // an error while sending goes to the error handler (the error shape of docs/api/README.md, "Errors"), never unhandled
     outcome.then((answered) => (answered ? undefined : done()), (err: Error) => done(err));
   });
 }

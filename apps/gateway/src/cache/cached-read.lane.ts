@@ -41,7 +41,7 @@ export const MAX_LEARNT_URL_LENGTH = 512;
 
 /**
  * Repeat reads of cached catalogue answers, served on Node's `request` event before fastify
- * builds its request and reply (issue 8, docs/PERFORMANCE.md): the gateway's own cost of a warm
+ * builds its request and reply (docs/PERFORMANCE.md, "Warm reads: the cached-read lane"): the gateway's own cost of a warm
  * read was most of a request, and it grew most when the machine was not busy.
  *
  * It answers only what the fastify fast path (cached-read.fast-path.ts) already answered plainly

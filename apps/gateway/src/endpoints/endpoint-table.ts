@@ -47,7 +47,7 @@ export interface BodySpec<T extends object = object> {
 
 export interface EndpointDefinition {
   method: HttpMethod;
-  /** Path with the spec's wildcards: `:id` digits only, `:name` letters, digits and `-_.`. */
+  /** Path with the wildcards of docs/api/README.md ("Addresses"): `:id` digits only, `:name` letters, digits and `-_.`. */
   path: string;
   /** The scope a token must carry; `anyOf` accepts any of several. Null: no scope needed. */
   scope: Scope | { anyOf: Scope[] } | null;
@@ -88,7 +88,7 @@ const CATALOGUE_TTL = 300;
  * paging are declared here and nowhere else. Controllers bind to entries with `@Endpoint()`.
  */
 export const Endpoints = {
-  // ---- books (spec "Books", "Book writes", "Book reviews") ----
+  // ---- books (docs/api/book.md: "Books", "Collections", "Annotations", "Reviews") ----
   bookGet: { method: 'GET', path: '/v2/book/:id', scope: 'book_basic_r', access: 'public', summary: 'A book',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'book', tags: (p) => [`book:${p.id}`] } },
   bookByIsbn: { method: 'GET', path: '/v2/book/isbn/:name', scope: 'book_basic_r', access: 'public', summary: 'A book by ISBN',
@@ -116,7 +116,7 @@ export const Endpoints = {
   reviewDelete: { method: 'DELETE', path: '/v2/book/review/:id', scope: 'service_basic_common', access: 'user', summary: 'Delete a book review' },
   userTagsDeprecated: { method: 'GET', path: '/v2/book/user_tags/:id', scope: 'service_basic_common', access: 'public', listKey: 'tags', paging: page(20), deprecated: true, summary: "A user's tags (deprecated: use /v2/book/user/:name/tags)" },
 
-  // ---- movies (spec "Movies"; tiers from docs/api/README.md, "Tiers and scopes") ----
+  // ---- movies (docs/api/movie.md, "Endpoints"; tiers from docs/api/README.md, "Tiers and scopes") ----
   movieSubject: { method: 'GET', path: '/v2/movie/subject/:id', scope: movieRead, access: 'public', tiers: BAP, movieLimit: true, summary: 'A movie subject (fields by tier)',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'movie', tags: (p) => [`movie:subject:${p.id}`] } },
   movieByImdb: { method: 'GET', path: '/v2/movie/imdb/:imdb', scope: movieRead, access: 'public', tiers: BAP, movieLimit: true, summary: 'A movie subject by its IMDb id (fields by tier)',
@@ -148,7 +148,7 @@ export const Endpoints = {
   movieComingSoon: { method: 'GET', path: '/v2/movie/coming_soon', scope: movieRead, access: 'public', tiers: BAP, movieLimit: true, listKey: 'subjects', paging: page(20), summary: 'Coming soon',
     cache: { ttlSeconds: CATALOGUE_TTL, area: 'movie' } },
 
-  // ---- notes (spec "Notes"; login always required) ----
+  // ---- notes (docs/api/note.md, "Endpoints"; login always required) ----
   noteCreate: { method: 'POST', path: '/v2/notes', scope: 'community_basic_note', access: 'user', status: 201, summary: 'Write a note', body: { dto: NoteInput, pictures: 'note' } },
   noteGet: { method: 'GET', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', summary: 'A note' },
   noteUpdate: { method: 'PUT', path: '/v2/note/:id', scope: 'community_basic_note', access: 'user', status: 202, summary: 'Change a note', body: { dto: NoteInput, pictures: 'note' } },
@@ -163,7 +163,7 @@ export const Endpoints = {
   noteCommentGet: { method: 'GET', path: '/v2/note/:id/comment/:cid', scope: 'community_basic_note', access: 'user', summary: 'A comment' },
   noteCommentDelete: { method: 'DELETE', path: '/v2/note/:id/comment/:cid', scope: 'community_basic_note', access: 'user', status: 204, summary: 'Delete a comment' },
 
-  // ---- events and cities (spec "Events and locations") ----
+  // ---- events and cities (docs/api/event.md, "Endpoints") ----
   eventGet: { method: 'GET', path: '/v2/event/:id', scope: 'event_basic_r', access: 'public', summary: 'An event' },
   eventParticipants: { method: 'GET', path: '/v2/event/:id/participants', scope: 'event_basic_r', access: 'public', listKey: 'users', paging: page(20), summary: "An event's participants" },
   eventWishers: { method: 'GET', path: '/v2/event/:id/wishers', scope: 'event_basic_r', access: 'public', listKey: 'users', paging: page(20), summary: 'Users interested in an event' },

@@ -2,7 +2,7 @@ import { ENDPOINT_LIST } from './endpoint-table';
 import { methodsForPath, toFastifyPath, toRegExp } from './route-patterns';
 
 describe('route patterns', () => {
-  it('turns the spec wildcards into fastify regex parameters', () => {
+  it('turns the path wildcards (docs/api/README.md, "Addresses") into fastify regex parameters', () => {
     expect(toFastifyPath('/v2/book/:id/tags')).toBe('/v2/book/:id(^[0-9]+$)/tags');
     expect(toFastifyPath('/v2/book/user/:name/tags')).toBe('/v2/book/user/:name(^[A-Za-z0-9._-]+$)/tags');
   });
@@ -25,7 +25,7 @@ describe('route patterns', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('gives every /v2 endpoint of the spec a scope, except the picture bytes', () => {
+  it('gives every /v2 endpoint a scope (docs/api/README.md, "Tiers and scopes"), except the picture bytes', () => {
     for (const e of ENDPOINT_LIST) {
       if (e.name === 'pictureGet') expect(e.scope).toBeNull();
       else expect(e.scope).not.toBeNull();

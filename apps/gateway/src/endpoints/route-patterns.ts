@@ -1,7 +1,7 @@
 import { MAX_PATH_PARAM_LENGTH, PATH_ID_CHARACTERS, PATH_NAME_CHARACTERS } from '@plaza/contracts';
 import { ENDPOINT_LIST, HttpMethod } from './endpoint-table';
 
-/** The spec's wildcards (convention 3), as @plaza/contracts defines them for the services too. */
+/** The path wildcards (docs/api/README.md, "Addresses"), as @plaza/contracts defines them for the services too. */
 export const WILDCARDS: Record<string, string> = {
   id: `${PATH_ID_CHARACTERS}+`,
   cid: `${PATH_ID_CHARACTERS}+`,

@@ -18,7 +18,7 @@ export const allUp = (checks: Checks) => Object.values(checks).every((s) => s ==
  * - the gateway's own — NATS connected, token keys, revocations and rate-limit bucket loaded, not
  *   draining — which Kubernetes and compose probe: a gateway that has them serves every area that
  *   is up, so one area's outage must not take it out of its Service;
- * - the whole stack's (the public `/ready` of the contract), which adds a ping of every service,
+ * - the whole stack's (the public `/ready` of docs/CONFIGURATION.md, "Where it listens, and health"), which adds a ping of every service,
  *   for scripts that wait until everything answers.
  */
 @Injectable()

@@ -27,7 +27,7 @@ export const FRAMEWORK_ERRORS: Record<string, ErrorName> = {
 };
 
 /**
- * Every error leaves as `{msg, code, request}` with the catalogue's status (spec "Errors"):
+ * Every error leaves as `{msg, code, request}` with the catalogue's status (docs/api/README.md, "Errors"):
  * service errors keep their code, an unknown route is 404/1001 or, when the path exists under
  * another method, 400/1014; nothing internal (stack, driver message) reaches the client.
  */

@@ -1,5 +1,6 @@
 import { ApiError } from '@plaza/contracts';
 import type { FastifyInstance } from 'fastify';
+import type { Readable } from 'node:stream';
 
 /** Fields a JSON or form body may have: as many as a multipart body (`MULTIPART_LIMITS.fields`). */
 export const MAX_BODY_FIELDS = 100;
@@ -26,6 +27,9 @@ export function checkBodyShape(body: unknown): void {
   }
 }
 
+/** Methods whose body fastify never parses (its `bodyless` list): nothing to wait for. */
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'TRACE']);
+
 /**
  * Body rules for every route, before any handler, pipe or guard sees the body. Also drops
  * fastify's built-in `text/plain` parser: the API takes JSON, form and multipart bodies only,
@@ -39,6 +43,23 @@ export function registerBodyShapeRules(fastify: FastifyInstance): void {
   fastify.addHook('onRequest', (request, _reply, done) => {
     if (request.headers['content-type'] !== undefined && declaresNoBody(request.headers)) delete request.headers['content-type'];
     done();
+  });
+  // A chunked body announces no length, so it shows it is empty only once read: preParsing (the
+  // step before fastify picks a parser) waits for its first bytes, and a stream that ends without
+  // any is answered as the request without a body. fastify tells that by the headers alone, so
+  // both the type and the transfer go.
+  fastify.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.headers['content-type'] === undefined || request.headers['transfer-encoding'] === undefined || BODYLESS_METHODS.has(request.method)) {
+      return done(null, payload);
+    }
+    whenBodyStarts(payload, (err, empty) => {
+      if (err) return done(err);
+      if (empty) {
+        delete request.headers['content-type'];
+        delete request.headers['transfer-encoding'];
+      }
+      done(null, payload);
+    });
   });
   fastify.addHook('preValidation', (request, _reply, done) => {
     try {
@@ -54,4 +75,32 @@ export function registerBodyShapeRules(fastify: FastifyInstance): void {
 export function declaresNoBody(headers: Record<string, string | string[] | undefined>): boolean {
   const length = headers['content-length'];
   return (length === undefined || length === '0') && headers['transfer-encoding'] === undefined;
+}
+
+/**
+ * Calls back once the stream's first bytes have arrived (`empty` false, the bytes put back for the
+ * parser) or it has ended without any (`empty` true). The stream itself is kept: multipart reads
+ * the raw request, not a stream handed on.
+ */
+export function whenBodyStarts(stream: Readable, then: (err: Error | null, empty: boolean) => void): void {
+  const settle = (err: Error | null, empty: boolean) => {
+    stream.removeListener('readable', onReadable);
+    stream.removeListener('end', onEnd);
+    stream.removeListener('error', onError);
+    then(err, empty);
+  };
+  const onReadable = () => {
+    const chunk: Buffer | null = stream.read();
+    if (chunk !== null) {
+      stream.unshift(chunk);
+      settle(null, false);
+    }
+    // null: the end is reached, and 'end' follows
+  };
+  const onEnd = () => settle(null, true);
+  // like fastify's own body reading: a stream that fails (an aborted upload) is the client's error
+  const onError = (err: Error & { statusCode?: number }) => settle(Object.assign(err, { statusCode: err.statusCode ?? 400 }), false);
+  stream.on('readable', onReadable);
+  stream.on('end', onEnd);
+  stream.on('error', onError);
 }

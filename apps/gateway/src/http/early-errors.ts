@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 
 /**
  * Requests Node's HTTP parser rejects never reach fastify, and Node answers them with a bare
- * status line. This handler keeps the spec's `{msg, code, request}` and the security headers
+ * status line. This handler keeps the `{msg, code, request}` of docs/api/README.md ("Errors") and the security headers
  * for them too (router-level refusals are in framework-errors.ts).
  */
 

@@ -9,7 +9,7 @@ const TOKEN_REJECTIONS = new Set<number>([
   Errors.apikey_is_blocked.code, Errors.invalid_credencial2.code,
 ]);
 
-/** Sends an error as the spec shapes it: `{msg, code, request}` with the catalogue's status. */
+/** Sends an error as docs/api/README.md ("Errors") shapes it: `{msg, code, request}` with the catalogue's status. */
 export function sendApiError(request: FastifyRequest, reply: FastifyReply, error: ApiError): FastifyReply {
   if (TOKEN_REJECTIONS.has(error.code)) Metrics.tokenRejected(error.code);
   return reply.status(error.status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(errorBody(request, error)));

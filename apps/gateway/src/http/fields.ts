@@ -8,7 +8,7 @@ function pick(object: unknown, fields: Set<string>): unknown {
 }
 
 /**
- * The `fields` rule (spec convention 9, docs/api/README.md): a single object is filtered at
+ * The `fields` rule (docs/api/README.md, "`fields`"): a single object is filtered at
  * its top level; a list keeps its envelope and each element of its array is filtered.
  * Returns new objects: cached bodies are shared and must not be changed.
  */

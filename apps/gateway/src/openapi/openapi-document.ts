@@ -17,11 +17,11 @@ import { controllersByName, DtoClass, HandlerBinding, handlerBinding, handlerId 
 
 type Converters = NonNullable<NonNullable<Parameters<typeof targetConstructorToSchema>[1]>['additionalConverters']>;
 
-/** The spec's meaning of each scope (spec "Authentication", item 3). */
+/** What each scope allows (docs/api/README.md, "Tiers and scopes"). */
 const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   book_basic_r: 'book reads',
   book_basic_w: 'collection and annotation writes',
-  service_basic_common: 'book review writes and the deprecated user_tags read',
+  service_basic_common: 'book review writes, the deprecated user_tags read, the user reads (/v2/user/~me, /v2/user/{name}, /v2/user), account deletion and export',
   movie_basic_r: 'movie reads (basic tier)',
   movie_basic_w: 'movie writes (basic tier)',
   movie_advance_r: 'movie reads (advance tier)',
@@ -77,7 +77,7 @@ function dtoSchema(dto: DtoClass): SchemaObject {
 
 const ERROR_SCHEMA: SchemaObject = {
   type: 'object',
-  description: 'Every error (spec "Errors"): `request` is the method and the path without its query string.',
+  description: 'Every error (docs/api/README.md, "Errors"): `request` is the method and the path without its query string.',
   required: ['msg', 'code', 'request'],
   properties: { msg: { type: 'string' }, code: { type: 'integer' }, request: { type: 'string', example: 'GET /v2/book/1' } },
 };
@@ -110,7 +110,7 @@ const JSONP_CONTENT = { 'text/javascript': { schema: { type: 'string', descripti
 export interface OperationBinding extends HandlerBinding {
   operationId: string;
   method: HttpMethod;
-  /** In OpenAPI form, with the spec's wildcards: `/v2/book/{id}`. */
+  /** In OpenAPI form, with the path wildcards of docs/api/README.md ("Addresses"): `/v2/book/{id}`. */
   path: string;
   tags: string[];
   /** The success status (`@HttpCode`, which `@Endpoint` sets from the row). */

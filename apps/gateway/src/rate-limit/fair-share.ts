@@ -9,7 +9,7 @@ interface Window {
 /**
  * Fixed-window counters in this gateway's memory, for the fair-share limits (docs/DECISIONS.md,
  * "Limits"): a user, an app or a client address may send at most so many requests a minute to
- * this gateway. Unlike the contract's limits (rate-limiter.ts, exact across replicas through
+ * this gateway. Unlike the API's rate limits (docs/api/README.md, "Rate limits"; rate-limiter.ts, exact across replicas through
  * JetStream) these are checked on every call with a token, the cached-read lane's included, so
  * they must cost no round trip: each replica counts alone, and N replicas allow N times the
  * limit, which is far above what a well-behaved client sends and far below a flood.

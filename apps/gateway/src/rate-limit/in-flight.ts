@@ -92,7 +92,7 @@ export class InFlightLimit {
     return this.open && this.headersAfterId !== undefined && !url.startsWith('/auth2/') && !url.includes('callback=');
   }
 
-  /** The spec's error body, with the headers of any other answer (docs/api/README.md, "Errors"). */
+  /** The API's error body, with the headers of any other answer (docs/api/README.md, "Errors"). */
   private refuse(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
     const url = req.url ?? '/';
     const query = url.indexOf('?');

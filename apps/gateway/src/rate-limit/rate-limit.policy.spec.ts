@@ -58,7 +58,7 @@ describe('fair shares (docs/DECISIONS.md, "Limits")', () => {
     expect([fair.takeFairShare(user), fair.takeFairShare(user), fair.takeFairShare(user)]).toEqual([true, true, false]);
     // the user's calls are not the app's
     expect([fair.takeFairShare(app), fair.takeFairShare(app), fair.takeFairShare(app), fair.takeFairShare(app)]).toEqual([true, true, true, false]);
-    // anonymous callers have the contract's per-address limit instead
+    // anonymous callers have the API's per-address limit instead (docs/api/README.md, "Rate limits")
     expect(fair.takeFairShare(ANONYMOUS)).toBe(true);
     const refused = { ip: '1.2.3.4' } as FastifyRequest;
     await expect(fair.enforce(refused, Endpoints.bookGet, user, true)).rejects.toMatchObject({ status: 429, code: 111 });

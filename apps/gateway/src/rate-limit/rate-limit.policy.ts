@@ -28,7 +28,7 @@ const FAIR_SHARE_WINDOW_SECONDS = 60;
 
 /**
  * Which limits apply to a request (docs/DECISIONS.md, "Limits"):
- * - the contract's: premium apps none; public calls without a token 150/hour per client address,
+ * - the API's (docs/api/README.md, "Rate limits"): premium apps none; public calls without a token 150/hour per client address,
  *   or 500/hour per apikey; movie endpoints in the basic tier 40/minute per app (per address for
  *   anonymous callers); exact across gateway replicas (rate-limiter.ts);
  * - the fair shares, for every caller with an identity, premium included: a signed-in user

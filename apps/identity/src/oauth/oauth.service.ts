@@ -26,7 +26,7 @@ function pkceChallenge(verifier: string): string {
 /**
  * The OAuth 2.0 endpoints of docs/api/oauth.md: authorization code (+ PKCE, S256 only),
  * password (trusted apps), refresh token (rotated on every use), client credentials, and
- * revocation (RFC 7009). Errors carry the contract's codes.
+ * revocation (RFC 7009). Errors carry the codes of docs/api/oauth.md, "Errors".
  */
 @Injectable()
 export class OAuthService {

@@ -32,7 +32,7 @@ export class UsersRepository {
     return user && user.uid === uid ? user : null;
   }
 
-  /** `:name` in the spec accepts a uid or a numeric id (docs/api/oauth.md). */
+  /** A `:name` accepts a uid or a numeric id (docs/api/README.md, "Addresses"; docs/api/oauth.md, "Users"). */
   async byRef(ref: string): Promise<StoredUser | null> {
     if (/^\d+$/.test(ref)) {
       const user = await this.byId(ref);

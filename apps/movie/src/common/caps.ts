@@ -1,4 +1,4 @@
-/** The spec's "movie list contents" limits: records may hold more; output is cut to these. */
+/** The caps of docs/api/movie.md ("Resources"): records may hold more; output is cut to these. */
 export const Caps = {
   casts: 4,
   genres: 3,

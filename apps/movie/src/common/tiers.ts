@@ -1,6 +1,6 @@
 import { MovieCelebrity, MovieSubject, MovieTier, SimpleSubject } from '@plaza/contracts';
 
-/** Fields the spec marks A: returned to the advance and premium tiers only. */
+/** Fields docs/api/movie.md marks A ("Resources"): returned to the advance and premium tiers only. */
 export const SUBJECT_ADVANCE_FIELDS: ReadonlySet<string> = new Set([
   'writers', 'website', 'imdb', 'pubdates', 'mainland_pubdate', 'pubdate', 'languages', 'durations',
   'trailer_urls', 'clip_urls', 'blooper_urls', 'photos', 'popular_reviews',

@@ -56,7 +56,7 @@ export class ListsService {
   }
 }
 
-/** `{start, count, total, title, subjects}`: the lists the spec pages (top250, in_theaters, coming_soon). */
+/** `{start, count, total, title, subjects}`: the lists that page (docs/api/movie.md: top250, in_theaters, coming_soon). */
 function paged(doc: MovieListDocument | null, defaultTitle: string, req: MovieListRequest, tier: MovieTier): PagedSubjectList {
   const entries = doc?.entries ?? [];
   const start = req.start ?? 0;

@@ -21,7 +21,7 @@ export function renderCredit(credit: CreditInput, links: MovieLinks): SimpleCele
 }
 
 /**
- * A subject as the advance tier sees it, every default of the spec applied: empty text, [],
+ * A subject as the advance tier sees it, every default of docs/api/movie.md ("Movie subject") applied: empty text, [],
  * 0, and by subtype: `do_count`, `seasons_count`, `current_season`, `episodes_count` are numbers
  * for tv and null for movie; `schedule_url` is for movies (always empty for tv). `photos` and
  * `popular_reviews` are left empty here: they are derived from the loaded photos and reviews.

@@ -97,8 +97,8 @@ export function IsRfc3339Timestamp(options?: ValidationOptions): PropertyDecorat
 }
 
 /**
- * Annotations are placed by `page` or by `chapter`, never both (spec "Book writes"; docs/api/README.md
- * section 7: neither is 400/1002, both 400/1016). A cross-field rule, so it is a function the
+ * Annotations are placed by `page` or by `chapter`, never both (docs/api/book.md,
+ * "POST /v2/book/:id/annotations": neither is 400/1002, both 400/1016). A cross-field rule, so it is a function the
  * gateway and the service both call after validating the fields one by one.
  */
 export function checkAnnotationPlacement(input: { page?: number; chapter?: string }): void {

@@ -10,7 +10,7 @@ import { PATH_ID } from '../common/path-params';
  * message classes, so both answer with the same codes.
  */
 
-/** Stored collection statuses; on input `doing` means reading and `done` means read (spec "States and transitions"). */
+/** Stored collection statuses; on input `doing` means reading and `done` means read (docs/api/book.md, "Collections"). */
 export const CollectionStatuses = ['wish', 'reading', 'read'] as const;
 export type CollectionStatus = (typeof CollectionStatuses)[number];
 export const CollectionStatusInputs = ['wish', 'reading', 'doing', 'read', 'done'] as const;
@@ -26,7 +26,7 @@ export type AnnotationFormat = (typeof AnnotationFormats)[number];
 export const AnnotationOrders = ['collect', 'rank', 'page'] as const;
 export type AnnotationOrder = (typeof AnnotationOrders)[number];
 
-/** Limits of the spec's Limits table, in one place. */
+/** The book area's limits (docs/api/book.md: "Collections", "Annotations", "Reviews", "Decisions"), in one place. */
 export const BookLimits = {
   searchQuery: 200,
   comment: 350,
@@ -47,7 +47,7 @@ export class BookSearchQuery {
 }
 
 export class UserCollectionsQuery {
-  /** The spec's default, `all`, may also be sent: every status. */
+  /** The default, `all`, may also be sent: every status (docs/api/book.md, "GET /v2/book/user/:name/collections"). */
   @IsOptional() @IsIn([...CollectionStatusInputs, 'all']) status?: string;
   @IsOptional() @IsString() @MaxLength(100) tag?: string;
   @IsOptional() @IsRfc3339Timestamp() from?: string;

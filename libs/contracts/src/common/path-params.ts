@@ -1,5 +1,5 @@
 /**
- * The spec's path wildcards, shared by the gateway's router and the services that check path
+ * The path wildcards of docs/api/README.md ("Addresses"), shared by the gateway's router and the services that check path
  * parameters again: `:id` digits only, `:name` digits, letters and `-_.`, each up to 200
  * characters. Any id the router lets through is well-formed, so a long one that no record has is
  * not found (404), never a malformed argument (400).

@@ -8,7 +8,7 @@ export interface SimpleUser {
   avatar: string;
 }
 
-/** The event user shape (spec "Event user list"). */
+/** The event user shape (docs/api/event.md, "Event user"). */
 export interface EventUser {
   id: string;
   uid: string;

@@ -1,6 +1,6 @@
 /**
  * Every error code a client can receive. Codes and messages are public interface
- * (spec "Errors" + docs/api/oauth.md): change them only together with docs/ERRORS.md,
+ * (docs/api/README.md, "Errors", and docs/api/oauth.md, "Errors"): change them only together with docs/ERRORS.md,
  * which a unit test compares against this table.
  */
 export interface ErrorDefinition {
@@ -32,7 +32,7 @@ export const Errors = define({
   invalid_request_scope: { code: 125, status: 400, msg: 'invalid_request_scope' },
   user_locked: { code: 128, status: 400, msg: 'user_locked' },
 
-  // General (spec "General error codes")
+  // General (docs/ERRORS.md, "General")
   unknow_v2_error: { code: 999, status: 400, msg: 'unknow_v2_error' },
   need_permission: { code: 1000, status: 403, msg: 'need_permission' },
   uri_not_found: { code: 1001, status: 404, msg: 'uri_not_found' },
@@ -52,7 +52,7 @@ export const Errors = define({
   invalid_callback: { code: 1015, status: 400, msg: 'invalid_callback' },
   invalid_args: { code: 1016, status: 400, msg: 'invalid_args' },
 
-  // Book area (spec "Book error codes")
+  // Book area (docs/ERRORS.md, "Books")
   book_not_found: { code: 6000, status: 404, msg: 'book_not_found' },
   unauthorized_error: { code: 6002, status: 403, msg: 'unauthorized_error' },
   review_content_short: { code: 6004, status: 400, msg: 'review_content_short(should more than 150)' },
@@ -65,7 +65,7 @@ export const Errors = define({
   invalid_page_number: { code: 6012, status: 400, msg: 'invalid_page_number(should be digit less than 1000000)' },
   chapter_too_long: { code: 6013, status: 400, msg: 'chapter_too_long(should less than 100)' },
 
-  // Platform errors the spec does not name (documented in docs/ERRORS.md)
+  // Platform errors the interface does not name (docs/ERRORS.md, "Platform errors the spec does not name")
   internal_error: { code: 1100, status: 500, msg: 'internal_error' },
   service_unavailable: { code: 1101, status: 503, msg: 'service_unavailable' },
   service_timeout: { code: 1102, status: 504, msg: 'service_timeout' },

@@ -1,5 +1,5 @@
 /**
- * Event types (spec "Event types"): a number 10-18 or its word. Anything outside 10-18 is
+ * Event types (docs/api/event.md, "Event"): a number 10-18 or its word. Anything outside 10-18 is
  * `others` (docs/api/event.md). The Chinese labels are the `category_name` of an Event
  * (docs/api/event.md); they follow the original site's category names.
  */

@@ -6,7 +6,7 @@ import { EVENT_TYPE_FILTERS } from './event-categories';
 export const EVENT_DAY_TYPES = ['today', 'tomorrow', 'weekend', 'week', 'future'] as const;
 export type EventDayType = (typeof EVENT_DAY_TYPES)[number];
 
-/** `status` of the user event lists (spec "Event status filter values"). */
+/** `status` of the user event lists (docs/api/event.md, "GET /v2/event/user_participated/:id"). */
 export const EVENT_STATUSES = ['ongoing', 'expired'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
@@ -40,7 +40,7 @@ export function IsCalendarDate(options?: ValidationOptions): PropertyDecorator {
 /** Query of GET /v2/event/list. */
 export class EventListQuery {
   /**
-   * The spec's city id; a city uid (`beijing`) or Chinese name (`北京`) is accepted too. Required
+   * A city id (docs/api/event.md, "GET /v2/event/list"); a city uid (`beijing`) or Chinese name (`北京`) is accepted too. Required
    * (400/1002); a blank one counts as absent, as with the other parameters here.
    */
   @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))

@@ -4,7 +4,7 @@ import { EventCategory } from './event-categories';
 
 export type YesNo = 'yes' | 'no';
 
-/** The Event of the spec (every field a string unless noted), plus `category`/`category_name` (docs/api/event.md). */
+/** The Event of docs/api/event.md, "Event" (every field a string unless noted), `category`/`category_name` included. */
 export interface EventView {
   id: string;
   title: string;

@@ -3,7 +3,7 @@ import { MovieTier } from '../messaging/caller';
 import { defineMessage } from '../messaging/define-message';
 import { SimpleUser, UserRecord } from '../common/user';
 
-/** Every scope the spec names (Authentication, item 3). */
+/** Every scope the interface names (docs/api/README.md, "Tiers and scopes"). */
 export const Scopes = [
   'book_basic_r', 'book_basic_w', 'service_basic_common',
   'movie_basic_r', 'movie_basic_w', 'movie_advance_r', 'movie_advance_w', 'movie_premium_r', 'movie_premium_w',

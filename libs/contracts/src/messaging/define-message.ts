@@ -4,7 +4,7 @@
  *
  * Subjects follow `<service>.v<major>.<resource>.<action>`. A breaking payload change gets a new
  * major (both versions are served during a rollout); additive changes keep the subject. See
- * docs/ARCHITECTURE.md, "Message versioning".
+ * docs/ARCHITECTURE.md, "Message contracts" (its "Versioning rule for rolling updates").
  */
 export interface MessageDefinition<Req extends object, Res> {
   readonly subject: string;

@@ -1,8 +1,8 @@
 import { SimpleUser } from '../common/user';
 
 /**
- * Response shapes of the movie area, field for field as the spec's "Movie subject",
- * "Movie celebrity" and "Movie appendix structures" list them. Fields the spec marks A
+ * Response shapes of the movie area, field for field as docs/api/movie.md's "Movie subject",
+ * "Movie celebrity" and "Appendix structures" list them. Fields marked A there
  * (advance and premium only) are optional here: a basic-tier answer leaves them out.
  */
 
@@ -123,11 +123,11 @@ export interface MovieSubject {
   website?: string;
   /** The subject's IMDb id (`tt…`), `""` when none was loaded; an advance field (docs/api/movie.md). */
   imdb?: string;
-  /** The spec's `douban_site`, renamed (docs/api/movie.md). */
+  /** The interface's `douban_site`, renamed (docs/api/movie.md, "Movie subject"). */
   service_site: string;
   pubdates?: string[];
   mainland_pubdate?: string;
-  /** Deprecated copy of `mainland_pubdate` (spec "Versioning", item 4). */
+  /** Deprecated copy of `mainland_pubdate` (docs/api/README.md, "Versions"). */
   pubdate?: string;
   year: string;
   languages?: string[];

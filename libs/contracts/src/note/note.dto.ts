@@ -8,7 +8,7 @@ import { ToBoolean, withError } from '../validation/validation-errors';
 export const NotePrivacies = ['public', 'friend', 'private'] as const;
 export type NotePrivacy = (typeof NotePrivacies)[number];
 
-/** Values of `format` on note reads (spec "Note content formats"). */
+/** Values of `format` on note reads (docs/api/note.md, "Content formats"). */
 export const NoteFormats = ['text', 'html_full', 'html_short', 'abstract'] as const;
 export type NoteFormat = (typeof NoteFormats)[number];
 
@@ -16,7 +16,7 @@ export type NoteFormat = (typeof NoteFormats)[number];
 export const NotePictureLayouts = ['L', 'C', 'R'] as const;
 export type NotePictureLayout = (typeof NotePictureLayouts)[number];
 
-/** Spec Limits: at most 3 pictures per note request. */
+/** At most 3 pictures per note request (docs/api/note.md, "Pictures"). */
 export const MAX_NOTE_PICTURES_PER_REQUEST = 3;
 export const MAX_NOTE_TITLE_LENGTH = 200;
 export const MAX_NOTE_CONTENT_LENGTH = 100_000;

@@ -7,7 +7,7 @@ import { defineMessage } from '../messaging/define-message';
 import { NoteCommentInput, NoteFormat, NoteFormats, NoteInput, NotePictureUploads, NotePicturesInput, NotePrivacy } from './note.dto';
 import { PATH_ID } from '../common/path-params';
 
-/** A note as the API shows it (spec "Note (diary)", plus its author as a Simple User). */
+/** A note as the API shows it (docs/api/note.md, "The Note"; its author as a Simple User). */
 export interface Note {
   /** Digits. */
   id: string;

@@ -8,7 +8,7 @@ class CollectionInput {
   @IsOptional() @ToBoolean() private?: boolean;
 }
 
-describe('validation errors carry the spec codes', () => {
+describe('validation errors carry the codes of docs/ERRORS.md', () => {
   it('a missing required value is 400/1002', async () => {
     await expect(validateInput(CollectionInput, {})).rejects.toMatchObject({ code: 1002, status: 400 });
   });

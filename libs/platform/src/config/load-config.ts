@@ -37,7 +37,7 @@ export function loadConfig<T extends object>(cls: new () => T, env: NodeJS.Proce
   return config;
 }
 
-/** Parses `true/false/1/0/yes/no` the way the contract's boolean parameters do. */
+/** Parses `true/false/1/0/yes/no` the way the API's boolean parameters do (docs/api/README.md, "Requests"). */
 export function parseBoolean(value: unknown): boolean | undefined {
   if (typeof value === 'boolean') return value;
   if (typeof value !== 'string') return undefined;

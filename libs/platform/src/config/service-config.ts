@@ -12,7 +12,7 @@ export class BaseConfig {
    * This process's NATS user, with NATS_PASSWORD or NATS_PASSWORD_FILE (a mounted secret); or
    * NATS_CREDENTIALS_FILE (a NATS in operator mode); or the credentials in NATS_URL
    * (`nats://user:password@host:4222`). Unset: none (a NATS without authentication). The
-   * subjects each user may use: tools/stack/src/nats-auth.ts (issue 25). The rule checks all four
+   * subjects each user may use: tools/stack/src/nats-auth.ts (docs/DECISIONS.md, "NATS"). The rule checks all four
    * together, so it sits here, where it always runs.
    */
   @IsUsableNatsAuth()

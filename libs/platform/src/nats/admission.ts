@@ -28,7 +28,7 @@ export class Admission {
   admit(caller: string | undefined): ApiError | undefined {
     const held = caller ? (this.byCaller.get(caller) ?? 0) : 0;
     if (caller && held >= this.limits.maxPerCaller) {
-      // a client address is limited as 112, a user or an app as 111 (the contract's two codes)
+      // a client address is limited as 112, a user or an app as 111 (the API's two codes: docs/api/README.md, "Rate limits")
       return new ApiError(caller.startsWith('addr:') ? 'rate_limit_exceeded2' : 'rate_limit_exceeded1', 'too many requests at once');
     }
     if (this.total >= this.limits.maxConcurrent) return new ApiError('service_unavailable', 'overloaded: try again shortly');

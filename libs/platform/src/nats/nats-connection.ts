@@ -8,7 +8,7 @@ export const NATS_CONNECTION = Symbol('NATS_CONNECTION');
 
 /**
  * Where NATS is and who this process is on it (BaseConfig's names). NATS checks the credentials
- * and allows each user only its own subjects (issue 25; the table: tools/stack/src/nats-auth.ts).
+ * and allows each user only its own subjects (docs/DECISIONS.md, "NATS"; the table: tools/stack/src/nats-auth.ts).
  * Credentials come one way: a user with a password (`NATS_USER` with `NATS_PASSWORD`, or
  * `NATS_PASSWORD_FILE` for a mounted secret), a NATS credentials file (`NATS_CREDENTIALS_FILE`:
  * a NATS run in operator mode), or in the URL (`nats://user:password@host:4222`, or

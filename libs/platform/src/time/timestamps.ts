@@ -23,7 +23,7 @@ export function zonedParts(date: Date, timeZone: string): { year: number; month:
   };
 }
 
-/** `yyyy-MM-dd HH:mm:ss` in the service time zone (spec convention 7, docs/CONFIGURATION.md). */
+/** `yyyy-MM-dd HH:mm:ss` in the service time zone (docs/api/README.md, "Data"; docs/CONFIGURATION.md). */
 export function formatTimestamp(date: Date, timeZone: string): string {
   const p = zonedParts(date, timeZone);
   const pad = (n: number) => String(n).padStart(2, '0');

@@ -7,8 +7,8 @@ interface Cached<T> {
 }
 
 /**
- * Users belong to identity; other services look them up here by uid or numeric id (the contract
- * accepts either wherever the spec says `:name`). Answers are cached briefly: names and avatars
+ * Users belong to identity; other services look them up here by uid or numeric id (the API
+ * accepts either wherever a path says `:name`: docs/api/README.md, "Addresses"). Answers are cached briefly: names and avatars
  * change rarely and a short staleness is harmless, while a lookup per list item is not.
  */
 export class UsersDirectory {

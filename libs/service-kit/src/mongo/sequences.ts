@@ -4,7 +4,7 @@ import { KeyedMutex } from '@plaza/platform';
 const DUPLICATE_KEY = 11000;
 
 /**
- * Numeric ids (the spec's `id` of collections, annotations, reviews, notes, comments are
+ * Numeric ids (the API's `id` of collections, annotations, reviews, notes, comments are
  * integers or digit strings). One counter document per name in the service's `sequences`
  * collection, advanced with `$inc` and raised with `$max`: each one atomic on MongoDB, so any
  * number of instances draw distinct ids. The per-name lock serialises this instance's own calls,

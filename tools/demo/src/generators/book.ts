@@ -2,7 +2,7 @@ import { AreaGenerator, CatalogueRecord } from '../catalogue';
 import { Random } from '../random';
 import { enName, enTitle, prose, zhName, zhTitle } from '../text';
 
-/** Demo book ids start here (the spec's ids are digit strings). */
+/** Demo book ids start here (the API's ids are digit strings). */
 export const DEMO_BOOK_ID_START = 1_000_001;
 const DEMO_SERIES_ID_START = 9_000_001;
 /** Covers live on a placeholder host: the demo ships no pictures. */

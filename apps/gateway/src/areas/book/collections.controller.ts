@@ -8,7 +8,7 @@ import { Endpoints } from '../../endpoints/endpoint-table';
 import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { readBookWrite } from './request-body';
 
-/** Users' collection entries and the tags they gave (spec "States and transitions"). */
+/** Users' collection entries and the tags they gave (docs/api/book.md, "Collections"). */
 @ApiTags('book')
 @Controller()
 export class BookCollectionsController {
@@ -35,7 +35,7 @@ export class BookCollectionsController {
     return this.bus.request(BookMessages.userTags, { user, page, caller }, origin);
   }
 
-  /** Deprecated alias of /v2/book/user/:name/tags (spec "Versioning", item 3). */
+  /** Deprecated alias of /v2/book/user/:name/tags (docs/api/README.md, "Versions"). */
   @Endpoint(Endpoints.userTagsDeprecated)
   userTagsDeprecated(@Param('id') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     return this.bus.request(BookMessages.userTags, { user, page, caller }, origin);

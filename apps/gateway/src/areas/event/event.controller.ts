@@ -10,7 +10,7 @@ import { Endpoints } from '../../endpoints/endpoint-table';
 import { CurrentCaller, Page, Origin } from '../../http/request-context';
 import { readRequestBody } from '../../pictures/multipart-body';
 
-/** Events, their participants and wishers (spec "Events and locations"); every rule lives in the event service. */
+/** Events, their participants and wishers (docs/api/event.md, "Endpoints"); every rule lives in the event service. */
 @ApiTags('event')
 @Controller()
 export class EventController {

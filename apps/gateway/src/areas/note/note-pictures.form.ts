@@ -12,8 +12,8 @@ const TEXT_FIELD = new RegExp(`^(layout|desc)_(?:p_)?${NUMBER}$`);
 const PID = new RegExp(`^(?:p_)?${NUMBER}$`, 'i');
 
 /**
- * The picture parameters of a note write (spec "Picture parameters of notes", docs/api/README.md
- * section 7): parts `image_N` / `image_p_N`, fields `layout_N`, `desc_N` (or `layout_p_N`,
+ * The picture parameters of a note write (docs/api/note.md, "Pictures", and docs/api/README.md,
+ * "Pictures"): parts `image_N` / `image_p_N`, fields `layout_N`, `desc_N` (or `layout_p_N`,
  * `desc_p_N`) and `pids`, a comma-separated list like `p_1,p_2`. Checked before any picture is
  * stored: more than 3 pictures, a number given twice, a bad layout or pid: 400/1016; a pid
  * without its image: 400/1002; when `pids` is sent it must name every image.

@@ -13,7 +13,7 @@ import { PictureUploads } from '../../pictures/picture-uploads';
 import { readNotePictureParts } from './note-pictures.form';
 
 /**
- * Notes, their pictures, likes and lists (spec "Notes"). Bodies may be JSON, form or multipart;
+ * Notes, their pictures, likes and lists (docs/api/note.md, "Endpoints"). Bodies may be JSON, form or multipart;
  * text fields are validated here and again by the note service, pictures are checked and stored
  * before the write is sent and removed again if the service refuses it.
  */
