@@ -12,6 +12,7 @@ export * from './local-engine/local-grouped-mirror';
 export * from './local-engine/local-search-index';
 export * from './local-engine/local-keyed-model';
 export * from './recovery/repair-journal';
+export * from './recovery/reconcile-confirm';
 export * from './recovery/change-feed';
 export * from './recovery/change-feed.providers';
 export * from './export/export-pages';

@@ -3,7 +3,7 @@ import { APPS, ComposeModel } from './checks';
 import type { Container, K8sObject } from './manifests';
 
 /**
- * NATS authentication and permissions in the deployment files (issue 25): nats-server has a user
+ * NATS authentication and permissions in the deployment files (docs/DECISIONS.md, "NATS"): nats-server has a user
  * with permissions for every process and reads each password from its environment; every app
  * connects as its own user with the password the server has for that user (the same Secret key
  * in Kubernetes, the same value in compose); the users file is the table of

@@ -149,17 +149,23 @@ describe('alerting rules', () => {
     }
   });
 
-  it('wants the alerts of issue 23, in Kubernetes on kube-state-metrics for every app', () => {
+  it('wants the alerts of docs/OPERATING.md, in Kubernetes on kube-state-metrics for every app', () => {
     expect(checkRuleGroups([{ name: 'g', rules: [{ alert: 'A', expr: 'up == 0', labels: { severity: 'x' }, annotations: { summary: 's' } }] }], 'f')).toEqual([
       'f: no alert on the 5xx share of plaza_http_request_duration_seconds_count',
       'f: no alert on a p99 latency from plaza_http_request_duration_seconds_bucket',
       'f: no alert on NATS no-responders',
+      'f: no alert on reconcile drift (plaza_reconcile_drift_total)',
       'f: no alert on an app without a ready replica or scrape target naming every app',
     ]);
     const rule = clone(prometheusRule);
     rule.spec?.groups?.splice(1, 1);
     expect(checkPrometheusRules([rule])).toEqual([expect.stringContaining('no alert on an app without a ready replica')]);
     expect(checkRuleGroups([], 'f')).toEqual(['f: no rule groups']);
+    // docs/OPERATING.md recommends alerting on any reconcile drift: PlazaReconcileDrift
+    const withoutDrift = clone(composeRules);
+    withoutDrift[0].rules = withoutDrift[0].rules.filter((r) => r.alert !== 'PlazaReconcileDrift');
+    expect(withoutDrift[0].rules).toHaveLength(composeRules[0].rules.length - 1);
+    expect(checkRuleGroups(withoutDrift, 'alerts.yml')).toEqual(['alerts.yml: no alert on reconcile drift (plaza_reconcile_drift_total)']);
   });
 
   it('reports an alert whose compose and Kubernetes versions differ', () => {
@@ -317,7 +323,7 @@ describe('Grafana dashboard', () => {
     expect(checkDashboard({ title: 'x' })).toEqual(['dashboard: not a Grafana dashboard (no panels)']);
   });
 
-  it('reports the views issue 23 asks for when they are missing', () => {
+  it('reports the dashboard views docs/OPERATING.md lists when they are missing', () => {
     const bad = clone(dashboard);
     bad.panels = bad.panels.filter((p) => !String(p.title).includes('MongoDB') && !String(p.title).includes('cache'));
     const problems = checkDashboard(bad);

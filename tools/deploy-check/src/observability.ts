@@ -4,7 +4,7 @@ import type { Container, K8sObject, RuleGroup } from './manifests';
 import { APP_SERIES, exprProblems, PLAZA_METRICS, PLATFORM_METRICS } from './promql';
 
 /**
- * The rules of metrics, tracing and alerting (issue 23), as pure functions like checks.ts: pod
+ * The rules of metrics, tracing and alerting (docs/OPERATING.md), as pure functions like checks.ts: pod
  * annotations and the gateway's admin port in Kubernetes, the PodMonitors and the alerting rules,
  * the compose Prometheus, OpenTelemetry Collector and Grafana with their config files, and the
  * Grafana dashboard. Each returns the problems it finds (empty = pass).
@@ -122,7 +122,7 @@ const DURATION = /^(\d+(ms|s|m|h|d|w|y))+$/;
 /**
  * A rule file's groups (compose's alerts.yml or a PrometheusRule's spec): well formed, every
  * expression balanced and made of known metrics, alerts with a severity and a summary; and the
- * alerts issue 23 asks for are there.
+ * alerts docs/OPERATING.md ("Dashboard and alerts") names are there.
  */
 export function checkRuleGroups(groups: unknown, where: string, { requireKubernetes = false } = {}): string[] {
   if (!Array.isArray(groups) || groups.length === 0) return [`${where}: no rule groups`];
@@ -154,6 +154,7 @@ export function checkRuleGroups(groups: unknown, where: string, { requireKuberne
     ['the 5xx share of plaza_http_request_duration_seconds_count', (e) => e.includes('plaza_http_request_duration_seconds_count') && /status=~"5/.test(e)],
     ['a p99 latency from plaza_http_request_duration_seconds_bucket', (e) => /histogram_quantile\(\s*0\.99/.test(e) && e.includes('plaza_http_request_duration_seconds_bucket')],
     ['NATS no-responders', (e) => e.includes('plaza_nats_client_request_duration_seconds_count') && e.includes('"no_responders"')],
+    ['reconcile drift (plaza_reconcile_drift_total)', (e) => /increase\(\s*plaza_reconcile_drift_total\[/.test(e)],
     ['an app without a ready replica or scrape target', (e) => (requireKubernetes ? e.includes('kube_deployment_status_replicas_available') : /\bup\b/.test(e)) && APPS.every((a) => e.includes(a))],
   ];
   for (const [what, test] of wanted) if (!exprs.some(test)) problems.push(`${where}: no alert on ${what}${what.startsWith('an app') ? ' naming every app' : ''}`);
@@ -376,7 +377,7 @@ interface Panel {
 /**
  * A Grafana dashboard (JSON model): panels with ids, places on the 24-column grid and queries;
  * every query's metrics known and its variables defined; the data source a variable of type
- * datasource (or one of `uids`); and the views issue 23 asks for: rate, errors and p50/p99 per
+ * datasource (or one of `uids`); and the views docs/OPERATING.md ("Dashboard and alerts") lists: rate, errors and p50/p99 per
  * area, route and NATS subject, cache hit ratio, rate-limit refusals, token rejections, MongoDB
  * p99 by collection.
  */

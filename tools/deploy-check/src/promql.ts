@@ -1,5 +1,5 @@
 /**
- * What the dashboards and alerts may query: the metrics the apps export (issue 23: prom-client,
+ * What the dashboards and alerts may query: the metrics the apps export (docs/OPERATING.md, "Metrics": prom-client,
  * default registry, a `service` label on every series) and, for alerts, kube-state-metrics and
  * Prometheus' own `up`. A structural look at PromQL, not a parser: enough to catch a misspelt or
  * renamed metric and unbalanced brackets. (@prometheus-io/lezer-promql, the grammar the
@@ -17,6 +17,8 @@ export const PLAZA_METRICS: Record<string, 'histogram' | 'counter'> = {
   plaza_token_rejections_total: 'counter',
   plaza_login_lockouts_total: 'counter',
   plaza_imported_records_total: 'counter',
+  plaza_repair_journal_repairs_total: 'counter',
+  plaza_reconcile_drift_total: 'counter',
 };
 
 /** prom-client's collectDefaultMetrics() on Linux (v15). */

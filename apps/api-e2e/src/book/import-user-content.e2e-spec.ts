@@ -88,24 +88,34 @@ describe('import of users\' book content (docs/api/book.md)', () => {
   }, 120_000);
 
   it('reports each bad line with its reason and stores nothing of it', async () => {
+    // new ids far above the imported ones: entries other suites create on the shared stack take
+    // the ids right after those (an import moves the id sequence)
     const result = importRecords([
-      { kind: 'collection', id: rid('81', 5), user_id: '2999', book_id: BOOK, status: 'read', updated: '2024-03-01 10:00:00' },
-      { kind: 'collection', id: rid('81', 6), user_id: Bob.id, book_id: '2999999999', status: 'read', updated: '2024-03-01 10:00:00' },
-      { kind: 'collection', id: rid('81', 7), user_id: Bob.id, book_id: BOOK, status: 'gone', updated: '2024-03-01 10:00:00' },
-      { kind: 'collection', id: rid('81', 8), user_id: Bob.id, book_id: BOOK, status: 'read', rating: 6, updated: '2024-03-01 10:00:00' },
+      { kind: 'collection', id: rid('88', 5), user_id: '2999', book_id: BOOK, status: 'read', updated: '2024-03-01 10:00:00' },
+      { kind: 'collection', id: rid('88', 6), user_id: Bob.id, book_id: '2999999999', status: 'read', updated: '2024-03-01 10:00:00' },
+      { kind: 'collection', id: rid('88', 7), user_id: Bob.id, book_id: BOOK, status: 'gone', updated: '2024-03-01 10:00:00' },
+      { kind: 'collection', id: rid('88', 8), user_id: Bob.id, book_id: BOOK, status: 'read', rating: 6, updated: '2024-03-01 10:00:00' },
       { kind: 'book_review', id: rid('82', 5), book_id: BOOK, author_id: Bob.id, title: 't', content: 'c', published: 'soon' },
       { kind: 'annotation', id: rid('83', 5), book_id: BOOK, author_id: Bob.id, content: '没有位置的笔记内容足够长', created: '2024-03-01 10:00:00' },
+      // ids never collide: Bea's entry's id for Bob's entry, and Bea's entry again under another id
+      { kind: 'collection', id: rid('81', 1), user_id: Bob.id, book_id: BOOK, status: 'read', rating: 5, updated: '2024-03-01 10:00:00' },
+      { kind: 'collection', id: rid('88', 9), user_id: Bea.id, book_id: BOOK, status: 'wish', updated: '2024-03-01 10:00:00' },
     ]);
     expect(result.status).toBe(1);
     const problems = result.stderr.trim().split('\n');
-    expect(problems.map((l) => Number(/^line (\d+)/.exec(l)?.[1]))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(problems.map((l) => Number(/^line (\d+)/.exec(l)?.[1]))).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(problems[0]).toMatch(/unknown user 2999/);
     expect(problems[1]).toMatch(/no book 2999999999/);
     expect(problems[2]).toMatch(/status/);
     expect(problems[3]).toMatch(/rating/);
     expect(problems[4]).toMatch(/published is not a timestamp/);
     expect(problems[5]).toMatch(/page_no or chapter is required/);
+    expect(problems[6]).toMatch(new RegExp(`id ${rid('81', 1)} is already the id of another collection entry \\(user ${Bea.id}, book ${BOOK}\\)`));
+    expect(problems[7]).toMatch(new RegExp(`user ${Bea.id} already has collection entry ${rid('81', 1)} for book ${BOOK}`));
     expect((await get(`/v2/book/${BOOK}/collection`, { query: { user_id: Bob.uid } })).status).toBe(404);
+    // Bea's entry unchanged: its id, status and place in her list
+    expect((await get(`/v2/book/${BOOK}/collection`, { query: { user_id: Bea.uid } })).body).toMatchObject({ id: Number(rid('81', 1)), status: 'read' });
+    expect((await get(`/v2/book/user/${Bea.uid}/collections`)).body).toMatchObject({ total: 1, collections: [{ id: Number(rid('81', 1)) }] });
     expect((await book()).rating.numRaters).toBe(2);
   }, 120_000);
 });

@@ -186,7 +186,7 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
     return this.present(doc, book, authors(doc.author_id), query.format ?? 'text');
   }
 
-  /** GET /v2/book/:id/annotations: public annotations only (spec), by `order`, default rank. */
+  /** GET /v2/book/:id/annotations: public annotations only (docs/api/book.md, "Decisions", 6), by `order`, default rank. */
   async listByBook(bookId: string, query: BookAnnotationsQuery, page: PageRequest): Promise<AnnotationList> {
     const book = await this.books.requireBook(bookId);
     const { total, items } = await this.annotations.list(

@@ -22,5 +22,7 @@ export class BookTagRankDocument {
 export const BookTagRankSchema = SchemaFactory.createForClass(BookTagRankDocument);
 // a tag's books in order: equality on tag and live, then the rank (common/indexes.spec.ts)
 BookTagRankSchema.index({ tag: 1, live: 1, rank: 1 });
+// a book's documents, for their repair and reconciliation (BookTagRanksRepository.resync)
+BookTagRankSchema.index({ book_id: 1 });
 
 export const bookTagRankId = (bookId: string, tag: string) => `${bookId}|${tag}`;

@@ -53,6 +53,41 @@ export class BookTagRanksRepository {
     await this.write(ops, true);
   }
 
+  /**
+   * Brings the book's tag documents to what the stored book says, whatever they were: the repair
+   * of a `book:` journal target (a write that died between the book and `sync` left them stale),
+   * the re-import of an unchanged book, and `npm run reconcile`. Reads the book's documents (the
+   * `book_id` index) and writes only those that differ, each only over an older or equal revision,
+   * so it is idempotent and never undoes a newer write. Returns how many differed.
+   */
+  async resync(book: BookDocument, apply = true): Promise<number> {
+    const want = bookTagRanks(book);
+    const rev = book.rev ?? 0;
+    const have = await this.ranks.find({ book_id: book._id }).lean<BookTagRankDocument[]>().exec();
+    const ops: AnyBulkWriteOperation<BookTagRankDocument>[] = [];
+    const seen = new Set<string>();
+    for (const doc of have) {
+      if (doc.rev > rev) continue; // a newer write of the book has its own
+      seen.add(doc.tag);
+      const rank = want.get(doc.tag);
+      if (rank === undefined ? !doc.live : doc.live && doc.rank === rank) continue;
+      const update = rank === undefined ? { live: false, rev } : { rank, live: true, rev };
+      ops.push({ updateOne: { filter: { _id: doc._id, rev: { $lte: rev } }, update: { $set: update } } });
+    }
+    for (const [tag, rank] of want) {
+      if (seen.has(tag) || have.some((d) => d.tag === tag)) continue;
+      ops.push({
+        updateOne: {
+          filter: { _id: bookTagRankId(book._id, tag), rev: { $lte: rev } },
+          update: { $set: { book_id: book._id, tag, rank, live: true, rev } },
+          upsert: true,
+        },
+      });
+    }
+    if (apply) await this.write(ops, true);
+    return ops.length;
+  }
+
   /** A new book's tags: plain inserts (cheap on every engine); one already there is newer or the same. */
   private async insertNew(book: BookDocument, ranks: Map<string, string>): Promise<void> {
     const docs = [...ranks].map(([tag, rank]) => ({ _id: bookTagRankId(book._id, tag), book_id: book._id, tag, rank, live: true, rev: book.rev ?? 0 }));

@@ -1,7 +1,7 @@
 import { Book, BookRating, BookTag, CurrentUserCollection, Tag } from '@plaza/contracts';
 import { BookDocument, BookView, StoredTag } from './book.schema';
 
-/** At most this many tags are shown for a book (spec Limits: "tags returned at most 50"). */
+/** At most this many tags are shown for a book (docs/api/book.md, "Decisions", 2). */
 export const MAX_BOOK_TAGS = 50;
 
 /** Users' tag counts are stored under field names made from the tag; any character may be in a tag. */
@@ -68,7 +68,7 @@ export function bookAlt(id: string, addresses: BookAddresses): string {
   return `${addresses.publicWebUrl.replace(/\/$/, '')}/book/subject/${id}/`;
 }
 
-/** A stored book as the API shows it (spec "Book"); `current` is the caller's own entry, if any. */
+/** A stored book as the API shows it (docs/api/book.md, "Resources"); `current` is the caller's own entry, if any. */
 export function presentBook(doc: BookView, addresses: BookAddresses, current?: CurrentUserCollection): Book {
   const images = doc.images ?? { small: '', large: '', medium: '' };
   const book: Book = {

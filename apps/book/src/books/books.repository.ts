@@ -140,12 +140,33 @@ export class BooksRepository {
         if (!previous) {
           if (await this.insert(next)) return null;
         } else {
-          if (sameDocument(previous, next)) return previous;
+          if (sameDocument(previous, next)) {
+            // unchanged, but a crash after its last write may have left the derived documents behind
+            await this.ensureDerived(previous);
+            return previous;
+          }
           if (await this.swap(previous, next)) return previous;
         }
       }
       throw new Error(`book ${id} kept changing during its import`);
     });
+  }
+
+  /**
+   * Brings what is derived from the stored book (its `book_tag_ranks` on MongoDB) to what the
+   * book says, under the book's lock: the repair of a `book:` journal target and reconcile. On the
+   * local engine the search index is rebuilt from the books at each start, so nothing is kept to
+   * go stale. Returns how many derived documents differed (written unless `apply` is false).
+   */
+  async resyncDerived(id: string, apply = true): Promise<number> {
+    return this.lock.run(id, async () => {
+      const book = await this.storedById(id);
+      return book ? this.ensureDerived(book, apply) : 0;
+    });
+  }
+
+  private async ensureDerived(book: BookDocument, apply = true): Promise<number> {
+    return (await this.engine.isLocal()) ? 0 : this.tagRanks.resync(book, apply);
   }
 
   /**

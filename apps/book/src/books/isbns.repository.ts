@@ -17,15 +17,19 @@ export class IsbnsRepository {
 
   /**
    * Points the book's current ISBNs at it and drops the ones it no longer has. `previous` are the
-   * ISBNs the stored book had (none for a new book): unchanged ones are not written again, so a
-   * re-import costs no writes.
+   * ISBNs the stored book had (none for a new book). Each current ISBN is read by `_id` and written
+   * only when it does not point at the book yet, so a re-import writes nothing, and the re-import
+   * of a book whose index a crash left behind (the book written, the index not) completes it.
    */
   async index(bookId: string, current: string[], previous: string[]): Promise<void> {
     const keep = new Set(current.map(normalizeIsbn).filter(Boolean));
     const had = new Set(previous.map(normalizeIsbn).filter(Boolean));
     const writes: Array<Promise<unknown>> = [];
     for (const isbn of keep) {
-      if (!had.has(isbn)) writes.push(this.isbns.replaceOne({ _id: isbn }, { _id: isbn, book_id: bookId }, { upsert: true }).exec());
+      writes.push((async () => {
+        if ((await this.isbns.findById(isbn).lean<IsbnDocument>().exec())?.book_id === bookId) return;
+        await this.isbns.replaceOne({ _id: isbn }, { _id: isbn, book_id: bookId }, { upsert: true }).exec();
+      })());
     }
     for (const old of had) {
       if (!keep.has(old)) writes.push(this.isbns.deleteOne({ _id: old, book_id: bookId }).exec());

@@ -42,7 +42,7 @@ export class BookLocalEngine implements OnApplicationBootstrap {
    * page of results or of a user's list, and a read by id, read no document.
    */
   private readonly search = new LocalSearchIndex<BookDocument, BookView>((doc) => (doc.search_rank ? doc : bookSearchFields(doc)), bookTagRanks, bookView);
-  private readonly entriesByUser = new LocalGroupedMirror<CollectionDocument>((entry) => entry.user_id);
+  private readonly entriesByUser = new EntryMirror();
   private readonly annotationsByAuthor = new LocalGroupedMirror<AnnotationDocument>((annotation) => annotation.author_id);
 
   constructor(
@@ -99,6 +99,12 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     this.entriesByUser.remove(id);
   }
 
+  /** The key (`<user>:<book>`) of the entry whose public id is `id`, if any. */
+  async entryKeyWithId(id: number): Promise<string | undefined> {
+    await this.entriesByUser.ready(() => this.allEntries());
+    return this.entriesByUser.keyWithId(id);
+  }
+
   /** A user's annotations, in no particular order. */
   async annotationsOf(authorId: string): Promise<AnnotationDocument[]> {
     await this.annotationsByAuthor.ready(() => this.allAnnotations());
@@ -128,6 +134,34 @@ export class BookLocalEngine implements OnApplicationBootstrap {
 
   private async *allAnnotations(): AsyncIterable<AnnotationDocument> {
     yield* this.annotations.find({}).lean<AnnotationDocument[]>().cursor();
+  }
+}
+
+/** The entries grouped by user, and each entry's key by its public id (an import checks that ids never collide). */
+class EntryMirror extends LocalGroupedMirror<CollectionDocument> {
+  private readonly keyOfId = new Map<number, string>();
+  private readonly idOfKey = new Map<string, number>();
+
+  constructor() {
+    super((entry) => entry.user_id);
+  }
+
+  keyWithId(id: number): string | undefined {
+    return this.keyOfId.get(id);
+  }
+
+  protected override store(doc: CollectionDocument): void {
+    super.store(doc);
+    this.keyOfId.set(doc.id, doc._id);
+    this.idOfKey.set(doc._id, doc.id);
+  }
+
+  protected override drop(key: string): void {
+    super.drop(key);
+    const id = this.idOfKey.get(key);
+    if (id === undefined) return;
+    this.idOfKey.delete(key);
+    if (this.keyOfId.get(id) === key) this.keyOfId.delete(id);
   }
 }
 

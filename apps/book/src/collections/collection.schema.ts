@@ -9,7 +9,7 @@ import { CollectionStatus } from '@plaza/contracts';
 @Schema({ collection: 'collections', versionKey: false })
 export class CollectionDocument {
   @Prop({ type: String, required: true }) _id!: string;
-  /** The public numeric id (spec: `id` int). */
+  /** The public numeric id (docs/api/book.md, "Resources": `id` int). */
   @Prop({ required: true }) id!: number;
   @Prop({ required: true }) user_id!: string;
   @Prop({ required: true }) book_id!: string;
@@ -29,5 +29,7 @@ export const CollectionSchema = SchemaFactory.createForClass(CollectionDocument)
 // a user's list, newest change first: the index gives the order, so MongoDB never sorts in memory
 CollectionSchema.index({ user_id: 1, updated: -1, id: -1 });
 CollectionSchema.index({ book_id: 1 });
+// an import's check that a record's id is not another entry's (CollectionsRepository.keyWithId)
+CollectionSchema.index({ id: 1 });
 
 export const collectionKey = (userId: string, bookId: string) => `${userId}:${bookId}`;

@@ -26,11 +26,12 @@ export function requireLogin(caller: Caller): string {
 }
 
 /**
- * Users' collection entries (spec "States and transitions"): POST creates (201, or 409/6011 when
+ * Users' collection entries (docs/api/book.md, "Collections"): POST creates (201, or 409/6011 when
  * the entry exists), PUT replaces (202), DELETE removes (204). Each write also moves the entry's
- * rating and tags into or out of the book's aggregates: the two writes run under an entry of the
- * book aggregates' journal (BookAggregateJournal), so a crash between them is completed from the
- * book's entries and reviews at the next start (docs/ENGINES.md point 3).
+ * rating and tags into or out of the book's aggregates, and (MongoDB) its tags into the user's
+ * `user_tag_counts`: the writes run under an entry of the book aggregates' journal
+ * (BookAggregateJournal) naming the book and the user, so a crash between them is completed from
+ * the book's and the user's entries at the next start (docs/ENGINES.md point 3).
  */
 @Injectable()
 export class CollectionsService {
@@ -75,7 +76,7 @@ export class CollectionsService {
         if (!(await this.collections.insert(entry))) throw new ApiError('collection_exist');
         const book = await this.books.applyContribution(bookId, undefined, entry);
         return this.present(entry, book);
-      });
+      }, userId);
     });
   }
 
@@ -93,7 +94,7 @@ export class CollectionsService {
           // another instance changed the entry since it was read: read it again
           if (!(await this.collections.replace(previous, entry))) return undefined;
           return this.present(entry, await this.books.applyContribution(bookId, previous, entry));
-        });
+        }, userId);
         if (done) return done;
       }
       throw new Error(`collection entry ${collectionKey(userId, bookId)} kept changing`);
@@ -111,7 +112,7 @@ export class CollectionsService {
           if (!(await this.collections.delete(previous))) return false;
           await this.books.applyContribution(bookId, previous, undefined);
           return true;
-        });
+        }, userId);
         if (done) return {};
       }
       throw new Error(`collection entry ${collectionKey(userId, bookId)} kept changing`);
@@ -120,7 +121,7 @@ export class CollectionsService {
 
   /**
    * GET /v2/book/:id/collection: the caller's entry, or with `user_id` that user's. A private
-   * entry shows only to its owner; an absent one is 404/1001 (spec rules 1 and 2).
+   * entry shows only to its owner; an absent one is 404/1001 (docs/api/book.md, "GET /v2/book/:id/collection").
    */
   async get(bookId: string, query: CollectionLookupQuery, caller: Caller): Promise<Collection> {
     // without user_id the caller's own entry is meant: that needs a logged-in user (docs/api/book.md)

@@ -14,8 +14,8 @@ import { UserTagCountsRepository } from '../collections/user-tag-counts.reposito
 
 /**
  * Every list and search query of the book service has an index on MongoDB that also gives its
- * order, and reads no more than its page (issue 8: "search and per-user lists use indexes"; issue
- * 24: bounded queries). FerretDB ignores secondary indexes, so this is where a missing one is
+ * order, and reads no more than its page (docs/ENGINES.md, "What FerretDB v1 does differently, and what the
+ * code does about it", and "Search at scale"). FerretDB ignores secondary indexes, so this is where a missing one is
  * caught. See libs/service-kit/src/mongo/index-coverage.ts for the planner rules applied.
  */
 const db = new mongoose.Mongoose();

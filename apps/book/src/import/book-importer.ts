@@ -9,6 +9,11 @@ import { BookImportRecord, SeriesImportRecord } from './book-import.records';
 /**
  * Upserts catalogue records by id: a second run of the same file changes nothing. An import
  * replaces a book's catalogue fields, rating and tags, and keeps what users added on top.
+ *
+ * Crash safety (docs/ENGINES.md point 3): a book's write is followed by its ISBN index and (MongoDB)
+ * its tag ranks; a book imported again unchanged still has both checked and written where they
+ * differ (two reads by `_id`, one indexed read), so the same import again completes what a crash
+ * between the steps left. A series is renamed in its books before its own title is stored.
  */
 @Injectable()
 export class BookImporter {
@@ -31,11 +36,13 @@ export class BookImporter {
 
   async importSeries(r: SeriesImportRecord): Promise<void> {
     await this.feed.record('series', r.id, { title: r.title }, async () => {
-      const previousTitle = await this.series.upsert(r.id, r.title);
+      const previousTitle = (await this.series.byId(r.id))?.title;
       if (previousTitle !== undefined && previousTitle !== r.title) {
-        // a book shows its series' title: each renamed book is an update too
+        // a book shows its series' title: each renamed book is an update too. The books first, the
+        // series last: a crash between leaves the old title stored, so the same import renames the rest
         await this.books.renameSeries(r.id, r.title, (id, write) => this.feed.record('book', id, undefined, write));
       }
+      await this.series.upsert(r.id, r.title);
     });
   }
 }

@@ -32,14 +32,18 @@ function userRef(record: Record<string, unknown>): string | undefined {
 
 /**
  * Users' collection entries, reviews and annotations from an import (docs/api/book.md, "Import of
- * users' content"), upserted by id (an entry by its user and book) through the repositories the
- * API writes with, so a user's lists, tag counts and the local engine's read models follow.
+ * users' content"), upserted by id through the repositories the API writes with, so a user's
+ * lists, tag counts and the local engine's read models follow. A collection record's id names one
+ * entry (a user and a book) for good: a record whose id is another entry's, or for a user and book
+ * whose entry has another id, fails its line and stores nothing.
  *
- * A book's users' rating and tags are not moved by differences here: each entry or review is
- * written under an entry of the book aggregates' journal (BookAggregateJournal), and after the
- * batch every book it touched is corrected from its entries and reviews (BookUserAggregates.correct,
- * the repair the journal's sweep and `npm run reconcile` use), so the book is right after an
- * import, after the same import again, and after a crash midway (the sweep completes it). Id
+ * A book's users' rating and tags are not moved by differences here: after the batch every book
+ * it touched is corrected from its entries and reviews (BookUserAggregates.correct, the repair the
+ * journal's sweep and `npm run reconcile` use). The whole batch, corrections included, runs under
+ * one entry of the book aggregates' journal naming every book and user its lines may change (a
+ * review moved to another book names both), and each record's write under one of its own, so a
+ * crash anywhere in it leaves an entry that the sweep completes at the next start: the books and
+ * users are right after an import, after the same import again, and after a crash midway. Id
  * sequences are moved past the imported ids.
  */
 @Injectable()
@@ -66,21 +70,46 @@ export class UserContentImporter {
   /** One batch; `others` handle the catalogue kinds a batch may hold beside these. */
   async importBatch(batch: ImportBatch, others: Record<string, ImportKindHandler<object>>): Promise<ImportBatchResult> {
     const users = await this.resolveUsers(batch);
-    const touched = new Set<string>();
-    const maxIds = { collection: 0, review: 0, annotation: 0 };
-    const handlers: Record<string, ImportKindHandler<object>> = {
-      ...others,
-      collection: { record: CollectionImportRecord, upsert: (r) => this.collection(r as CollectionImportRecord, users, touched, maxIds) },
-      book_review: { record: BookReviewImportRecord, upsert: (r) => this.review(r as BookReviewImportRecord, users, touched, maxIds) },
-      annotation: { record: AnnotationImportRecord, upsert: (r) => this.annotation(r as AnnotationImportRecord, users, maxIds) },
-    };
-    const result = await runImportBatch(batch, handlers, 8);
-    if (maxIds.collection > 0) await this.sequences.atLeast('collection', maxIds.collection);
-    if (maxIds.review > 0) await this.sequences.atLeast('review', maxIds.review);
-    if (maxIds.annotation > 0) await this.sequences.atLeast('annotation', maxIds.annotation);
-    await this.correct([...touched]);
-    this.cache.areas('book');
-    return result;
+    const { bookIds, userIds } = await this.targetsOf(batch, users);
+    return this.journal.runBatch(bookIds, userIds, async () => {
+      const touched = new Set<string>();
+      const maxIds = { collection: 0, review: 0, annotation: 0 };
+      const handlers: Record<string, ImportKindHandler<object>> = {
+        ...others,
+        collection: { record: CollectionImportRecord, upsert: (r) => this.collection(r as CollectionImportRecord, users, touched, maxIds) },
+        book_review: { record: BookReviewImportRecord, upsert: (r) => this.review(r as BookReviewImportRecord, users, touched, maxIds) },
+        annotation: { record: AnnotationImportRecord, upsert: (r) => this.annotation(r as AnnotationImportRecord, users, maxIds) },
+      };
+      const result = await runImportBatch(batch, handlers, 8);
+      if (maxIds.collection > 0) await this.sequences.atLeast('collection', maxIds.collection);
+      if (maxIds.review > 0) await this.sequences.atLeast('review', maxIds.review);
+      if (maxIds.annotation > 0) await this.sequences.atLeast('annotation', maxIds.annotation);
+      await this.correct([...touched]);
+      this.cache.areas('book');
+      return result;
+    });
+  }
+
+  /**
+   * The books and users a batch's lines may leave off until its corrections: each entry's and
+   * review's book, the book a review is moved from (read by id), each entry's user.
+   */
+  private async targetsOf(batch: ImportBatch, users: Map<string, UserRecord>): Promise<{ bookIds: string[]; userIds: string[] }> {
+    const bookIds: string[] = [];
+    const userIds: string[] = [];
+    const reviewIds: number[] = [];
+    for (const { kind, record } of batch.lines) {
+      if (kind !== 'collection' && kind !== 'book_review') continue;
+      if (typeof record.book_id === 'string') bookIds.push(record.book_id);
+      if (kind === 'book_review' && /^[0-9]{1,15}$/.test(String(record.id))) reviewIds.push(Number(record.id));
+      const user = kind === 'collection' ? users.get(userRef(record) ?? '') : undefined;
+      if (user) userIds.push(user.id);
+    }
+    for (let i = 0; i < reviewIds.length; i += 8) {
+      const previous = await Promise.all(reviewIds.slice(i, i + 8).map((id) => this.reviews.byId(id)));
+      for (const review of previous) if (review) bookIds.push(review.book_id);
+    }
+    return { bookIds, userIds };
   }
 
   private async collection(r: CollectionImportRecord, users: Map<string, UserRecord>, touched: Set<string>, maxIds: Record<string, number>): Promise<void> {
@@ -100,20 +129,34 @@ export class UserContentImporter {
       created: r.created === undefined ? updated : this.time(r.created, 'created'),
       updated,
     };
-    await this.lock.run(entry._id, () => this.journal.run(r.book_id, async () => {
-      for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-        const previous = await this.collections.find(user.id, r.book_id);
-        if (!previous) {
-          if (await this.collections.insert(entry)) return;
-          continue;
-        }
-        const { rev: _rev, ...stored } = previous;
-        if (JSON.stringify(normalised(stored)) === JSON.stringify(normalised(entry))) return;
-        if (await this.collections.replace(previous, entry)) return;
-      }
-      throw new Error(`collection entry ${entry._id} kept changing`);
-    }));
+    // corrected after the batch even if this line fails midway
     touched.add(r.book_id);
+    // the id, then the entry: two lines of the batch claiming one id (or one entry) take turns
+    await this.lock.run(`collection-id:${entry.id}`, () => this.lock.run(entry._id, async () => {
+      const holder = await this.collections.keyWithId(entry.id);
+      if (holder !== undefined && holder !== entry._id) {
+        const [holderUser, holderBook] = holder.split(':');
+        throw new Error(`id ${entry.id} is already the id of another collection entry (user ${holderUser}, book ${holderBook}); ids never collide`);
+      }
+      const existing = await this.collections.find(user.id, r.book_id);
+      if (existing && existing.id !== entry.id) throw new Error(differentId(user.id, r.book_id, existing.id));
+      await this.journal.run(r.book_id, async () => {
+        for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+          const previous = await this.collections.find(user.id, r.book_id);
+          if (!previous) {
+            if (await this.collections.insert(entry)) return;
+            continue;
+          }
+          // the user wrote an entry through the API meanwhile: left as it is (nothing was written;
+          // the journal entry stays and the sweep finds nothing to repair)
+          if (previous.id !== entry.id) throw new Error(differentId(user.id, r.book_id, previous.id));
+          const { rev: _rev, ...stored } = previous;
+          if (JSON.stringify(normalised(stored)) === JSON.stringify(normalised(entry))) return;
+          if (await this.collections.replace(previous, entry)) return;
+        }
+        throw new Error(`collection entry ${entry._id} kept changing`);
+      }, user.id);
+    }));
     maxIds.collection = Math.max(maxIds.collection, entry.id);
   }
 
@@ -220,6 +263,10 @@ export class UserContentImporter {
     this.users.clear();
     return this.users.resolve(refs);
   }
+}
+
+function differentId(userId: string, bookId: string, id: number): string {
+  return `user ${userId} already has collection entry ${id} for book ${bookId}; a record keeps its id, so it does not replace another`;
 }
 
 /** An entry's fields in a fixed order, dates as instants, for "the same record again changes nothing". */

@@ -1,11 +1,12 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { CacheInvalidator, LOGGER, Logger, ReadinessRegistry } from '@plaza/platform';
-import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
+import { DatabaseEngine, RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection, Model } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { CollectionDocument } from '../collections/collection.schema';
+import { UserTagCountsRepository } from '../collections/user-tag-counts.repository';
 import { BookUserAggregates } from './book-user-aggregates';
 import { ReviewDocument } from './review.schema';
 
@@ -13,19 +14,24 @@ import { ReviewDocument } from './review.schema';
 const SWEEP_INTERVAL_MS = 60_000;
 
 export const bookTarget = (bookId: string) => `book:${bookId}`;
+export const userTarget = (userId: string) => `user:${userId}`;
 
 /**
  * The journal of the writes that move a book's users' rating and tags (docs/ENGINES.md point 3):
- * a collection entry or a review, then the book's aggregates by their difference. Each runs under
- * an entry naming `book:<id>`; an entry left by a process that died between the two steps has the
- * book's aggregates recomputed from its entries and reviews (BookUserAggregates.correct) by the
- * sweep at start, before this process takes its first such write, and every minute.
+ * a collection entry or a review, then the book's aggregates by their difference (and after it the
+ * book's `book_tag_ranks`), and for an entry the user's `user_tag_counts` by `$inc` (MongoDB). Each
+ * runs under an entry naming `book:<id>` (and `user:<id>` for an entry); an entry left by a process
+ * that died between the steps is completed by the sweep at start, before this process takes its
+ * first such write, and every minute: a book has its aggregates recomputed from its entries and
+ * reviews (BookUserAggregates.correct) and its tag ranks re-synced from the book
+ * (BooksRepository.resyncDerived), a user has their tag counts recounted from their entries
+ * (UserTagCountsRepository.correct). Each is idempotent.
  *
- * A correction compares the book with its sources, so no write of that book may be half done in
- * this process meanwhile (it would be counted by the sources and then again by its difference):
- * a book under repair waits for its writes in flight to finish and holds new ones until it is
- * done. Another instance's writes (MongoDB replica sets) are covered by the journal's grace
- * period and by `correct` measuring twice (see BookUserAggregates).
+ * A correction compares a derived value with its sources, so no write of that book or user may be
+ * half done in this process meanwhile (it would be counted by the sources and then again by its
+ * difference): a target under repair waits for its writes in flight to finish and holds new ones
+ * until it is done. Another instance's writes (MongoDB replica sets) are covered by the journal's
+ * grace period and by the corrections measuring twice (see BookUserAggregates).
  *
  * The collection keeps the name it had when reviews were its only writers, so entries left by an
  * older version are completed too.
@@ -36,25 +42,27 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
   private readonly journal: RepairJournal;
   private schedule?: { first: Promise<void>; stop(): void };
   private recovered = false;
-  /** Writes of this process in flight, by book. */
+  /** Writes of this process in flight, by target. */
   private readonly writing = new Map<string, number>();
-  /** Books under repair: their new writes wait for it. */
+  /** Targets under repair: their new writes wait for it. */
   private readonly repairing = new Map<string, Promise<void>>();
-  /** Called when a book's last write in flight finishes (a repair waiting for it). */
+  /** Called when a target's last write in flight finishes (a repair waiting for it). */
   private readonly drained = new Map<string, () => void>();
 
   constructor(
     @InjectConnection() connection: Connection,
-    books: BooksRepository,
     @InjectModel(BookDocument.name) bookModel: Model<BookDocument>,
     @InjectModel(CollectionDocument.name) collectionModel: Model<CollectionDocument>,
     @InjectModel(ReviewDocument.name) reviewModel: Model<ReviewDocument>,
     cache: CacheInvalidator,
+    private readonly books: BooksRepository,
+    readonly tagCounts: UserTagCountsRepository,
+    private readonly engine: DatabaseEngine,
     private readonly readiness: ReadinessRegistry,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.journal = new RepairJournal(connection, 'review_repairs');
-    this.aggregates = new BookUserAggregates(books, bookModel, collectionModel, reviewModel, cache);
+    this.aggregates = new BookUserAggregates(this.books, bookModel, collectionModel, reviewModel, cache);
   }
 
   onModuleInit(): void {
@@ -70,22 +78,40 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
 
   /**
    * Runs a write of a source of the book's aggregates (an entry or a review, then the book) under
-   * a journal entry. Waits for the first sweep, and for a repair of the same book under way.
+   * a journal entry naming the book, and the user whose tag counts an entry write moves. Waits for
+   * the first sweep, and for a repair of the same targets under way.
    */
-  async run<T>(bookId: string, work: () => Promise<T>): Promise<T> {
+  async run<T>(bookId: string, work: () => Promise<T>, userId?: string): Promise<T> {
     await (this.schedule?.first ?? Promise.resolve());
-    for (let repair = this.repairing.get(bookId); repair; repair = this.repairing.get(bookId)) await repair;
-    this.writing.set(bookId, (this.writing.get(bookId) ?? 0) + 1);
+    const targets = [bookTarget(bookId), ...(userId !== undefined ? [userTarget(userId)] : [])];
+    for (const target of targets) {
+      for (let repair = this.repairing.get(target); repair; repair = this.repairing.get(target)) await repair;
+      this.writing.set(target, (this.writing.get(target) ?? 0) + 1);
+    }
     try {
-      return await this.journal.run([bookTarget(bookId)], work);
+      return await this.journal.run(targets, work);
     } finally {
-      const left = (this.writing.get(bookId) ?? 1) - 1;
-      if (left > 0) this.writing.set(bookId, left);
-      else {
-        this.writing.delete(bookId);
-        this.drained.get(bookId)?.();
+      for (const target of targets) {
+        const left = (this.writing.get(target) ?? 1) - 1;
+        if (left > 0) this.writing.set(target, left);
+        else {
+          this.writing.delete(target);
+          this.drained.get(target)?.();
+        }
       }
     }
+  }
+
+  /**
+   * Runs `work` (many writes, then their corrections: an import batch) under one journal entry
+   * naming every book and user it may leave off, so that a crash anywhere in it, the corrections
+   * included, is completed by the sweep. Not counted as a write in flight: the corrections inside
+   * it take the targets exclusively, and each single write inside runs under `run` as usual.
+   */
+  async runBatch<T>(bookIds: string[], userIds: string[], work: () => Promise<T>): Promise<T> {
+    await (this.schedule?.first ?? Promise.resolve());
+    const targets = [...new Set(bookIds)].map(bookTarget).concat([...new Set(userIds)].map(userTarget));
+    return targets.length === 0 ? work() : this.journal.run(targets, work);
   }
 
   /** Targets with an entry: a write under way, or one that died and awaits its repair. */
@@ -94,33 +120,46 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
   }
 
   /**
-   * Repairs the books named by entries of writes that did not finish. A correction is not right
-   * while such a write may still run (`settled` false: another instance's recent entry); that one
-   * waits for a later sweep.
+   * Repairs the books and users named by entries of writes that did not finish. A correction is
+   * not right while such a write may still run (`settled` false: another instance's recent entry);
+   * that one waits for a later sweep.
    */
   async sweep(): Promise<SweepResult> {
     const result = await this.journal.sweep(async (target, _keys, settled) => {
       const [kind, id] = splitTarget(target);
-      if (kind !== 'book') throw new Error(`not a book target: ${target}`);
-      if (!settled) throw new Error(`a write of book ${id} may still be running`);
-      const drift = await this.exclusively(id, () => this.aggregates.correct(id));
-      if (drift) this.logger.warn({ drift }, 'a collection or review write left unfinished had left the book aggregates off: corrected');
+      if (kind !== 'book' && kind !== 'user') throw new Error(`not a book or user target: ${target}`);
+      if (!settled) throw new Error(`a write of ${target} may still be running`);
+      const drift = await this.exclusively(target, () => this.repair(kind, id));
+      if (drift) this.logger.warn({ drift }, 'a collection or review write left unfinished had left derived values off: corrected');
     });
     if (result.entries > 0) this.logger.info({ ...result }, 'collection and review writes left unfinished were repaired');
     return result;
   }
 
-  /** Runs `work` with no write of the book in flight in this process, holding new ones until it ends. */
-  async exclusively<T>(bookId: string, work: () => Promise<T>): Promise<T> {
-    for (let repair = this.repairing.get(bookId); repair; repair = this.repairing.get(bookId)) await repair;
+  /**
+   * A book: its aggregates from its entries and reviews, then its tag ranks from the book (always:
+   * a write that died after the aggregates and before the ranks leaves nothing for `correct` to do).
+   * A user: their tag counts from their entries (MongoDB; the local engine counts from memory).
+   */
+  private async repair(kind: 'book' | 'user', id: string): Promise<unknown> {
+    if (kind === 'user') return (await this.engine.isLocal()) ? null : this.tagCounts.correct(id);
+    const drift = await this.aggregates.correct(id);
+    const ranks = await this.books.resyncDerived(id);
+    return drift ?? (ranks > 0 ? { kind: 'book.tag_ranks', id, stored: `${ranks} stale`, source: 'the book' } : null);
+  }
+
+  /** Runs `work` with no write of the target (`book:<id>`, `user:<id>`, or a book id) in flight in this process, holding new ones until it ends. */
+  async exclusively<T>(target: string, work: () => Promise<T>): Promise<T> {
+    if (!target.includes(':')) target = bookTarget(target);
+    for (let repair = this.repairing.get(target); repair; repair = this.repairing.get(target)) await repair;
     let release!: () => void;
-    this.repairing.set(bookId, new Promise<void>((resolve) => (release = resolve)));
+    this.repairing.set(target, new Promise<void>((resolve) => (release = resolve)));
     try {
-      if (this.writing.has(bookId)) await new Promise<void>((resolve) => this.drained.set(bookId, resolve));
+      if (this.writing.has(target)) await new Promise<void>((resolve) => this.drained.set(target, resolve));
       return await work();
     } finally {
-      this.drained.delete(bookId);
-      this.repairing.delete(bookId);
+      this.drained.delete(target);
+      this.repairing.delete(target);
       release();
     }
   }

@@ -23,7 +23,7 @@ const STABLE_MS = 1500;
 
 /**
  * A book's users' aggregates recomputed from their sources: every collection entry and review of
- * the book (a rating r counts 2r out of 10, an entry's tags once each: shared/contributions.ts).
+ * the book (a rating r counts 2r out of 10, an entry's tags once each: common/contributions.ts).
  *
  * The book's aggregates are written by differences (BooksRepository.applyUserAggregates, from
  * collection and review writes), so a write that died between its document and its difference
@@ -81,6 +81,12 @@ export class BookUserAggregates {
     const book = await this.books.applyUserAggregates(bookId, second.delta);
     if (book) this.cache.tags(...bookCacheTags(book));
     return { kind: 'book.user_aggregates', id: bookId, stored: second.stored, source: second.source };
+  }
+
+  /** The book compared with its sources now, on its own (reconcile's confirmation): its drift, or null. */
+  async drift(bookId: string): Promise<Drift | null> {
+    const m = await this.measure(bookId);
+    return m ? { kind: 'book.user_aggregates', id: bookId, stored: m.stored, source: m.source } : null;
   }
 
   private async measure(bookId: string) {

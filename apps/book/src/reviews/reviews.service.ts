@@ -1,21 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { ApiError, Caller, Drift, envelope, PageRequest, ReconcileResponse, Review, ReviewCreateInput, ReviewList, ReviewUpdateInput, SimpleUser } from '@plaza/contracts';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, UsersDirectory, Metrics } from '@plaza/platform';
-import { Sequences } from '@plaza/service-kit';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, UsersDirectory } from '@plaza/platform';
+import { confirmDrifts, DatabaseEngine, reconcileReport, Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
+import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
 import { requireLogin } from '../collections/collections.service';
 import { BookConfig } from '../config/book.config';
 import { userRating } from '../common/contributions';
 import { simpleUsers } from '../common/users';
-import { BookAggregateJournal, bookTarget } from './book-aggregate-journal';
+import { BookAggregateJournal, bookTarget, userTarget } from './book-aggregate-journal';
 import { difference, storedOf } from './book-user-aggregates';
 import { ReviewDocument } from './review.schema';
 import { ReviewsRepository } from './reviews.repository';
 
-const MAX_SAMPLES = 50;
 
 /**
  * Book reviews. A review's rating counts in the book's rating like a collection's (r as 2r out of
@@ -40,6 +40,8 @@ export class ReviewsService {
     @Inject(APP_CONFIG) private readonly config: BookConfig,
     private readonly journal: BookAggregateJournal,
     @Inject(LOGGER) private readonly logger: Logger,
+    private readonly engine: DatabaseEngine,
+    private readonly bookRecords: BooksRepository,
   ) {
     this.sequences = new Sequences(connection);
   }
@@ -102,17 +104,22 @@ export class ReviewsService {
 
   /**
    * `book.v1.reconcile.run`: every book's users' rating and tags against its collection entries
-   * and reviews. A drift is corrected only once it holds still (BookUserAggregates.correct);
-   * books with a review write under way are left to it.
+   * and reviews, and on MongoDB every user's `user_tag_counts` against their entries and every
+   * book's `book_tag_ranks` against the book (the local engine derives both in memory at start).
+   * A drift of the counts is corrected only once it holds still (BookUserAggregates.correct,
+   * UserTagCountsRepository.correct); ranks are re-synced under the book's lock, never over a
+   * newer revision. Books and users with a write under way are left to it.
    */
   async reconcile(repair: boolean): Promise<ReconcileResponse> {
     const started = Date.now();
     // a dry run changes nothing: not even the journal's repairs (their targets count as busy)
     const journal = repair ? await this.journal.sweep() : { entries: 0, repaired: 0, failed: 0, removed: 0 };
     const busy = await this.journal.openTargets();
+    const mongodb = !(await this.engine.isLocal());
     const sources = await this.journal.aggregates.allFromSources();
-    const checked = { books: 0, collections_and_reviews_by_book: sources.size };
+    const checked: Record<string, number> = { books: 0, collections_and_reviews_by_book: sources.size };
     const drifts: Drift[] = [];
+    const rankDrifts: Drift[] = [];
     let busyCount = 0;
     for await (const book of this.journal.aggregates.allStored()) {
       checked.books++;
@@ -123,21 +130,45 @@ export class ReviewsService {
       const stored = storedOf(book);
       const source = sources.get(book._id) ?? { num: 0, sum: 0, tags: {} };
       if (difference(stored, source)) drifts.push({ kind: 'book.user_aggregates', id: book._id, stored, source });
+      if (mongodb) {
+        // one indexed read per book; written at once when repairing (idempotent, under the book's lock)
+        const stale = await this.bookRecords.resyncDerived(book._id, repair);
+        if (stale > 0) rankDrifts.push({ kind: 'book.tag_ranks', id: book._id, stored: `${stale} tag documents differ`, source: 'the book' });
+      }
     }
-    let repaired = 0;
+    let userDrifts: Drift[] = [];
+    if (mongodb) {
+      const { users, drifts: all } = await this.journal.tagCounts.allDrifts();
+      busyCount += all.filter((d) => busy.has(userTarget(d.id))).length;
+      userDrifts = all.filter((d) => !busy.has(userTarget(d.id)));
+      checked.users_tag_counts = users;
+      checked.books_tag_ranks = checked.books;
+    }
+    // the bulk pass only names suspects: a write between its reads makes a book or user differ
+    // though nothing drifted, so each is checked again on its own (confirmDrifts)
+    const openTargets = () => this.journal.openTargets();
+    const books = await confirmDrifts(drifts.map((d) => d.id), {
+      target: bookTarget, openTargets,
+      exclusive: (id, task) => this.journal.exclusively(bookTarget(id), task),
+      differences: async (id) => [await this.journal.aggregates.drift(id)].filter((d): d is Drift => d !== null),
+    });
+    const users = await confirmDrifts(userDrifts.map((d) => d.id), {
+      target: userTarget, openTargets,
+      exclusive: (id, task) => this.journal.exclusively(userTarget(id), task),
+      differences: async (id) => [await this.journal.tagCounts.drift(id)].filter((d): d is Drift => d !== null),
+    });
+    let repaired = rankDrifts.length > 0 && repair ? rankDrifts.length : 0;
     if (repair) {
-      // the same books again, each only once its drift holds still (a write in flight resolves itself)
-      const confirmed = await Promise.all(drifts.map((d) => this.journal.exclusively(d.id, () => this.journal.aggregates.correct(d.id)).catch(() => undefined)));
-      repaired = confirmed.filter((d) => d).length;
+      // corrected only once the drift holds still (a write in flight elsewhere resolves itself)
+      const corrected = await Promise.all([
+        ...books.drifts.map((d) => this.journal.exclusively(bookTarget(d.id), () => this.journal.aggregates.correct(d.id)).catch(() => undefined)),
+        ...users.drifts.map((d) => this.journal.exclusively(userTarget(d.id), () => this.journal.tagCounts.correct(d.id)).catch(() => undefined)),
+      ]);
+      repaired += corrected.filter((d) => d).length;
     }
-    const drifted: Record<string, number> = drifts.length > 0 ? { 'book.user_aggregates': drifts.length } : {};
-    for (const [kind, count] of Object.entries(drifted)) Metrics.reconcileDrift(kind, count);
-    if (drifts.length > 0) this.logger.warn({ drifted, repaired, samples: drifts.slice(0, 10) }, 'reconcile: derived values differed from their sources');
-    else this.logger.info({ checked, busy: busyCount }, 'reconcile: every derived value equals its source');
-    return {
-      service: 'book', checked, drifted, repaired, samples: drifts.slice(0, MAX_SAMPLES), busy: busyCount,
-      journal: { entries: journal.entries, repaired: journal.repaired, removed: journal.removed }, ms: Date.now() - started,
-    };
+    return reconcileReport('book', {
+      checked, drifts: [...books.drifts, ...users.drifts, ...rankDrifts], repaired, busy: busyCount + books.busy + users.busy, journal, started,
+    }, this.logger);
   }
 
   /** One review with its whole content, for anyone (reviews are public): the web page of its `alt`. */
@@ -173,7 +204,7 @@ export class ReviewsService {
     return (await simpleUsers(this.users, [userId]))(userId);
   }
 
-  /** The create and update answers carry the full `content` instead of `summary` (spec "Book review"). */
+  /** The create and update answers carry the full `content` instead of `summary` (docs/api/book.md, "Decisions", 10). */
   private present(doc: ReviewDocument, book: BookView, author: SimpleUser): Review {
     const rating = userRating(doc.rating);
     const zone = this.config.SERVICE_TIMEZONE;

@@ -8,7 +8,7 @@ import { StoredEvent } from './events.repository';
 
 const yesNo = (value: boolean): YesNo => (value ? 'yes' : 'no');
 
-/** Stored events → the Event of the spec, with the owner and the city name looked up. */
+/** Stored events → the Event of docs/api/event.md ("Event"), with the owner and the city name looked up. */
 @Injectable()
 export class EventPresenter {
   private readonly web: string;

@@ -210,6 +210,15 @@ export class EventsRepository {
     return new Promise((resolve, reject) => batch.waiters.push({ resolve, reject }));
   }
 
+  /**
+   * Runs `task` under the event's lock, the one its counter writes hold from a link's change to
+   * the counter's write (reconcile's check of one event). Not re-entrant: `task` must not call
+   * `change`, `recount` or `upsert` for the same event.
+   */
+  exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
+    return this.lock.run(id, task);
+  }
+
   /** Every event's counters (reconciliation). */
   async *allCounters(): AsyncIterable<Pick<StoredEvent, '_id' | EventCounter>> {
     yield* this.events.find({}, { participant_count: 1, wisher_count: 1 }).lean<Array<Pick<StoredEvent, '_id' | EventCounter>>>().cursor();

@@ -1,16 +1,15 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { Drift, ReconcileResponse } from '@plaza/contracts';
-import { LOGGER, Logger, ReadinessRegistry, Metrics } from '@plaza/platform';
+import { LOGGER, Logger, ReadinessRegistry } from '@plaza/platform';
 import type { Connection } from 'mongoose';
-import { EVENT_COUNTERS, EventsRepository } from '../events/events.repository';
+import { EVENT_COUNTERS, EventsRepository, StoredEvent } from '../events/events.repository';
 import { ParticipantsRepository } from '../participation/participants.repository';
 import { WishersRepository } from '../participation/wishers.repository';
-import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
+import { confirmDrifts, NO_SWEEP, reconcileReport, RepairJournal, repairDrifts, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
 
 /** How often the journal is swept while the service runs (it is swept at start too). */
 const SWEEP_INTERVAL_MS = 60_000;
-const MAX_SAMPLES = 50;
 
 export const eventTarget = (eventId: string) => `event:${eventId}`;
 
@@ -63,46 +62,50 @@ export class EventRepair implements OnModuleInit, OnApplicationShutdown {
     await this.events.recount(id, EVENT_COUNTERS);
   }
 
-  /** `event.v1.reconcile.run`: every event's participant_count and wisher_count against its links. */
+  /**
+   * `event.v1.reconcile.run`: every event's participant_count and wisher_count against its
+   * links. A bulk pass finds the suspects; each is confirmed on its own (confirmDrifts) before it
+   * counts as drift, is repaired and goes to the metric.
+   */
   async reconcile(repair: boolean): Promise<ReconcileResponse> {
     const started = Date.now();
     // a dry run changes nothing: not even the journal's repairs (their targets count as busy)
-    const journal = repair ? await this.sweep() : { entries: 0, repaired: 0, failed: 0, removed: 0 };
-    const busy = await this.journal.openTargets();
+    const journal = repair ? await this.sweep() : NO_SWEEP;
+    const open = await this.journal.openTargets();
     const [participants, wishers] = await Promise.all([this.participants.countsByEvent(), this.wishers.countsByEvent()]);
     const checked = { events: 0, event_participants: sum(participants), event_wishers: sum(wishers) };
-    const drifts: Drift[] = [];
-    const toRepair = new Set<string>();
-    let busyCount = 0;
+    const suspects: string[] = [];
+    let busy = 0;
     for await (const event of this.events.allCounters()) {
       checked.events++;
-      if (busy.has(eventTarget(event._id))) {
-        busyCount++;
-        continue;
-      }
-      const joined = participants.get(event._id) ?? 0;
-      const wished = wishers.get(event._id) ?? 0;
-      if ((event.participant_count ?? 0) !== joined) drifts.push({ kind: 'event.participant_count', id: event._id, stored: event.participant_count ?? 0, source: joined });
-      if ((event.wisher_count ?? 0) !== wished) drifts.push({ kind: 'event.wisher_count', id: event._id, stored: event.wisher_count ?? 0, source: wished });
-      if (drifts.length > 0 && drifts[drifts.length - 1].id === event._id) toRepair.add(event._id);
+      if (open.has(eventTarget(event._id))) busy++;
+      else if (eventDrifts(event, participants.get(event._id) ?? 0, wishers.get(event._id) ?? 0).length > 0) suspects.push(event._id);
     }
-    let repaired = 0;
-    if (repair) {
-      for (const id of toRepair) {
-        await this.events.recount(id, EVENT_COUNTERS);
-        repaired += drifts.filter((d) => d.id === id).length;
-      }
-    }
-    const drifted: Record<string, number> = {};
-    for (const d of drifts) drifted[d.kind] = (drifted[d.kind] ?? 0) + 1;
-    for (const [kind, count] of Object.entries(drifted)) Metrics.reconcileDrift(kind, count);
-    if (drifts.length > 0) this.logger.warn({ drifted, repaired, samples: drifts.slice(0, 10) }, 'reconcile: derived values differed from their sources');
-    else this.logger.info({ checked, busy: busyCount }, 'reconcile: every derived value equals its source');
-    return {
-      service: 'event', checked, drifted, repaired, samples: drifts.slice(0, MAX_SAMPLES), busy: busyCount,
-      journal: { entries: journal.entries, repaired: journal.repaired, removed: journal.removed }, ms: Date.now() - started,
-    };
+    const confirmed = await confirmDrifts(suspects, {
+      target: eventTarget,
+      // the lock the counter writer holds from a link's change to the counter's write
+      exclusive: (id, task) => this.events.exclusive(id, task),
+      differences: (id) => this.differences(id),
+      openTargets: () => this.journal.openTargets(),
+    });
+    const repaired = repair ? await repairDrifts(confirmed.drifts, (id) => this.events.recount(id, EVENT_COUNTERS)) : 0;
+    return reconcileReport('event', { checked, drifts: confirmed.drifts, repaired, busy: busy + confirmed.busy, journal, started }, this.logger);
   }
+
+  /** One event as stored against its links counted now; under its lock (an event is never deleted). */
+  private async differences(id: string): Promise<Drift[]> {
+    const event = await this.events.storedById(id);
+    if (!event) return [];
+    const [joined, wished] = await Promise.all([this.participants.countForEvent(id), this.wishers.countForEvent(id)]);
+    return eventDrifts(event, joined, wished);
+  }
+}
+
+function eventDrifts(event: Pick<StoredEvent, '_id' | 'participant_count' | 'wisher_count'>, joined: number, wished: number): Drift[] {
+  const drifts: Drift[] = [];
+  if ((event.participant_count ?? 0) !== joined) drifts.push({ kind: 'event.participant_count', id: event._id, stored: event.participant_count ?? 0, source: joined });
+  if ((event.wisher_count ?? 0) !== wished) drifts.push({ kind: 'event.wisher_count', id: event._id, stored: event.wisher_count ?? 0, source: wished });
+  return drifts;
 }
 
 const sum = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ApiError, EventUser, UserRecord } from '@plaza/contracts';
 import { UsersDirectory } from '@plaza/platform';
 
-/** The event user shape (spec "Event user list"): avatar, alt, id, name, uid. */
+/** The event user shape (docs/api/event.md, "Event user"): avatar, alt, id, name, uid. */
 export function toEventUser(user: UserRecord | undefined, id: string): EventUser {
   // a user removed from identity still shows as its id rather than breaking a list
   if (!user) return { avatar: '', alt: '', id, name: '', uid: '' };

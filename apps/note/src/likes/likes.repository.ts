@@ -40,6 +40,11 @@ export class LikesRepository {
     return this.likes.countDocuments({ note_id: noteId }).exec();
   }
 
+  /** For reconciliation of one note: its likes whose privacy copy is not `privacy` (the `note_id` index on MongoDB). */
+  async countWithOtherPrivacy(noteId: string, privacy: NotePrivacy): Promise<number> {
+    return this.likes.countDocuments({ note_id: noteId, note_privacy: { $ne: privacy } }).exec();
+  }
+
   /** For reconciliation: per note, how many likes carry each privacy copy (one pass over the collection). */
   async summaryByNote(): Promise<Map<string, Map<NotePrivacy, number>>> {
     const rows = await this.likes

@@ -2,7 +2,7 @@ import { ApiError, NotePictureLayout, withoutControlCharacters } from '@plaza/co
 import { decodeHtmlEntities, safeLinkAddress } from './safe-url';
 
 /**
- * Note content markup (spec "Note content markup"): the stored form, and the `text` format, is
+ * Note content markup (docs/api/note.md, "Content markup"): the stored form, and the `text` format, is
  * plain text with two elements:
  *
  *   [img=N:L]caption[/img]     picture number N of the note, layout L, C or R

@@ -1,18 +1,17 @@
 import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
-import { Drift, NotePrivacy, ReconcileResponse } from '@plaza/contracts';
-import { LOGGER, Logger, ReadinessRegistry, Metrics } from '@plaza/platform';
+import { Drift, ReconcileResponse } from '@plaza/contracts';
+import { LOGGER, Logger, ReadinessRegistry } from '@plaza/platform';
 import type { Connection } from 'mongoose';
 import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
 import { COUNTER_FIELDS, NoteCounterWriter } from '../notes/note-counters';
-import { NotesRepository } from '../notes/notes.repository';
+import { NotesRepository, StoredNote } from '../notes/notes.repository';
 import { NotePictures } from '../pictures/note-pictures';
-import { RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
+import { confirmDrifts, NO_SWEEP, reconcileReport, RepairJournal, repairDrifts, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
 
 /** How often the journal is swept while the service runs (it is swept at start too). */
 const SWEEP_INTERVAL_MS = 60_000;
-const MAX_SAMPLES = 50;
 
 export const noteTarget = (noteId: string) => `note:${noteId}`;
 
@@ -22,7 +21,8 @@ export const noteTarget = (noteId: string) => `note:${noteId}`;
  * likes and comments) runs under an entry of the `note_repairs` journal; `repair` re-derives all
  * that hangs on one note from the note and its sources, so an entry left by a process that died
  * midway is completed by the sweep at start (the service is not ready before it ran) and every
- * minute. `reconcile` compares every note with its sources (npm run reconcile).
+ * minute. `reconcile` compares every note with its sources (npm run reconcile; docs/RELIABILITY.md,
+ * "Crash consistency").
  */
 @Injectable()
 export class NoteRepair implements OnModuleInit, OnApplicationShutdown {
@@ -90,78 +90,75 @@ export class NoteRepair implements OnModuleInit, OnApplicationShutdown {
     await this.counters.recount(id, COUNTER_FIELDS);
   }
 
-  /** `note.v1.reconcile.run`: every note's counters and its likes' privacy copies against their sources, and leftovers of deleted notes. */
+  /**
+   * `note.v1.reconcile.run`: every note's counters and its likes' privacy copies against their
+   * sources, and leftovers of deleted notes. A bulk pass finds the suspects; each is confirmed on
+   * its own (confirmDrifts) before it counts as drift, is repaired and goes to the metric.
+   */
   async reconcile(repair: boolean): Promise<ReconcileResponse> {
     const started = Date.now();
     // a dry run changes nothing: not even the journal's repairs (their targets count as busy)
-    const journal = repair ? await this.sweep() : { entries: 0, repaired: 0, failed: 0, removed: 0 };
-    const busy = await this.journal.openTargets();
+    const journal = repair ? await this.sweep() : NO_SWEEP;
+    const open = await this.journal.openTargets();
     // the sources first: a note created after them has none of its likes or comments in them
     const [likes, comments] = await Promise.all([this.likes.summaryByNote(), this.comments.countsByNote()]);
     const checked = { notes: 0, note_likes: 0, note_comments: 0 };
     for (const byPrivacy of likes.values()) for (const n of byPrivacy.values()) checked.note_likes += n;
     for (const n of comments.values()) checked.note_comments += n;
-    const drifts: Drift[] = [];
-    const toRepair = new Set<string>();
+    const suspects = new Set<string>();
     const seen = new Set<string>();
-    let busyCount = 0;
+    let busy = 0;
     for await (const note of this.notes.allCounters()) {
       checked.notes++;
       seen.add(note._id);
-      if (busy.has(noteTarget(note._id))) {
-        busyCount++;
+      if (open.has(noteTarget(note._id))) {
+        busy++;
         continue;
       }
-      const byPrivacy = likes.get(note._id) ?? new Map<NotePrivacy, number>();
-      const liked = [...byPrivacy.values()].reduce((a, b) => a + b, 0);
-      const stale = [...byPrivacy].filter(([privacy]) => privacy !== note.privacy).reduce((a, [, n]) => a + n, 0);
-      const found: Drift[] = [];
-      if ((note.liked_count ?? 0) !== liked) found.push({ kind: 'note.liked_count', id: note._id, stored: note.liked_count ?? 0, source: liked });
-      const commented = comments.get(note._id) ?? 0;
-      if ((note.comments_count ?? 0) !== commented) found.push({ kind: 'note.comments_count', id: note._id, stored: note.comments_count ?? 0, source: commented });
-      if (stale > 0) found.push({ kind: 'note_like.note_privacy', id: note._id, stored: `${stale} likes with another privacy`, source: note.privacy });
-      if (found.length > 0) toRepair.add(note._id);
-      drifts.push(...found);
+      const byPrivacy = [...(likes.get(note._id) ?? [])];
+      const sources = {
+        likes: byPrivacy.reduce((a, [, n]) => a + n, 0),
+        otherPrivacy: byPrivacy.filter(([privacy]) => privacy !== note.privacy).reduce((a, [, n]) => a + n, 0),
+        comments: comments.get(note._id) ?? 0,
+      };
+      if (noteDrifts(note._id, note, sources).length > 0) suspects.add(note._id);
     }
     // likes and comments of a note that is gone: a delete that died before removing them
-    for (const [noteId, byPrivacy] of likes) {
-      if (seen.has(noteId) || busy.has(noteTarget(noteId))) continue;
-      drifts.push({ kind: 'note_like.orphan', id: noteId, stored: [...byPrivacy.values()].reduce((a, b) => a + b, 0), source: 0 });
-      toRepair.add(noteId);
-    }
-    for (const [noteId, n] of comments) {
-      if (seen.has(noteId) || busy.has(noteTarget(noteId))) continue;
-      drifts.push({ kind: 'note_comment.orphan', id: noteId, stored: n, source: 0 });
-      toRepair.add(noteId);
-    }
-    let repaired = 0;
-    if (repair) {
-      for (const noteId of toRepair) {
-        await this.repair(noteTarget(noteId), [], true);
-        repaired += drifts.filter((d) => d.id === noteId).length;
-      }
-    }
-    const response = summarize('note', checked, drifts, repaired, busyCount, journal, started);
-    for (const [kind, count] of Object.entries(response.drifted)) Metrics.reconcileDrift(kind, count);
-    if (drifts.length > 0) this.logger.warn({ drifted: response.drifted, repaired, samples: response.samples.slice(0, 10) }, 'reconcile: derived values differed from their sources');
-    else this.logger.info({ checked, busy: busyCount }, 'reconcile: every derived value equals its source');
-    return response;
+    for (const noteId of [...likes.keys(), ...comments.keys()]) if (!seen.has(noteId) && !open.has(noteTarget(noteId))) suspects.add(noteId);
+    const confirmed = await confirmDrifts(suspects, {
+      target: noteTarget,
+      exclusive: (id, task) => this.notes.exclusive(id, task),
+      differences: (id) => this.differences(id),
+      openTargets: () => this.journal.openTargets(),
+    });
+    const repaired = repair ? await repairDrifts(confirmed.drifts, (id) => this.repair(noteTarget(id), [], true)) : 0;
+    return reconcileReport('note', { checked, drifts: confirmed.drifts, repaired, busy: busy + confirmed.busy, journal, started }, this.logger);
+  }
+
+  /** One note (or its leftovers, when it is gone) against its sources counted now; under its lock. */
+  private async differences(id: string): Promise<Drift[]> {
+    const note = await this.notes.byId(id);
+    const [likes, otherPrivacy, comments] = await Promise.all([
+      this.likes.countForNote(id),
+      note ? this.likes.countWithOtherPrivacy(id, note.privacy) : 0,
+      this.comments.countForNote(id),
+    ]);
+    return noteDrifts(id, note, { likes, otherPrivacy, comments });
   }
 }
 
-export function summarize(
-  service: ReconcileResponse['service'], checked: Record<string, number>, drifts: Drift[], repaired: number, busy: number, journal: SweepResult, started: number,
-): ReconcileResponse {
-  const drifted: Record<string, number> = {};
-  for (const d of drifts) drifted[d.kind] = (drifted[d.kind] ?? 0) + 1;
-  return {
-    service,
-    checked,
-    drifted,
-    repaired,
-    samples: drifts.slice(0, MAX_SAMPLES),
-    busy,
-    journal: { entries: journal.entries, repaired: journal.repaired, removed: journal.removed },
-    ms: Date.now() - started,
-  };
+/** How a note (null: gone) differs from its sources: its likes, those whose privacy copy is not the note's, its comments. */
+function noteDrifts(
+  id: string, note: Pick<StoredNote, 'liked_count' | 'comments_count' | 'privacy'> | null, sources: { likes: number; otherPrivacy: number; comments: number },
+): Drift[] {
+  const drifts: Drift[] = [];
+  if (!note) {
+    if (sources.likes > 0) drifts.push({ kind: 'note_like.orphan', id, stored: sources.likes, source: 0 });
+    if (sources.comments > 0) drifts.push({ kind: 'note_comment.orphan', id, stored: sources.comments, source: 0 });
+    return drifts;
+  }
+  if ((note.liked_count ?? 0) !== sources.likes) drifts.push({ kind: 'note.liked_count', id, stored: note.liked_count ?? 0, source: sources.likes });
+  if ((note.comments_count ?? 0) !== sources.comments) drifts.push({ kind: 'note.comments_count', id, stored: note.comments_count ?? 0, source: sources.comments });
+  if (sources.otherPrivacy > 0) drifts.push({ kind: 'note_like.note_privacy', id, stored: `${sources.otherPrivacy} likes with another privacy`, source: note.privacy });
+  return drifts;
 }

@@ -4,10 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Connection } from 'mongoose';
 
-/*
- * The same file is in apps/note/src/recovery, apps/event/src/recovery and apps/book/src/reviews
- * (apps may not import each other): a change to one is a change to all three.
- */
+/* Shared by the note, event and book services (`@plaza/service-kit`); docs/ENGINES.md, point 3. */
 
 /**
  * One multi-document write that has started and not yet been seen through: written before the
