@@ -98,7 +98,7 @@ describe('floods by one caller', () => {
     void flooding.finally(() => (done = true));
     while (!done) {
       reads.push(await read());
-      await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 10));
     }
     const flooded = await flooding;
     report('search flood by one user', { flooder: flooded.statuses, flooderP50Ms: flooded.p50Ms, floodMs: flooded.durationMs, otherUserReads: reads.length, otherUserP99Ms: p99(reads), otherUserMaxMs: Math.max(...reads.map((r) => r.ms)) });

@@ -30,6 +30,8 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'movie.subject-views.change',
     'movie.subject-views.simples',
     'movie.subject-views.simples-upkeep',
+    'movie.subject-views.by-id',
+    'movie.subject-views.by-id-upkeep',
     'movie.celebrity-views.change',
     'movie.listings.change',
     'movie.lists.change',

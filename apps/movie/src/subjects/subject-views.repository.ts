@@ -5,6 +5,7 @@ import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine, LocalKeyedModel } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { isDeepStrictEqual } from 'node:util';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { changeFields, compact, createOrChange, mapLimit, VersionFilter } from '../common/store';
 import { SubjectViewDocument } from './subject-view.schema';
 
@@ -17,12 +18,24 @@ import { SubjectViewDocument } from './subject-view.schema';
  * A search page shows each subject's Simple Subject: on the local engine those are held in memory
  * (`simples`), kept current by `saveSubject`, their only writer, since FerretDB decodes a whole
  * view (several KB) to read its `simple`, twenty times a page (docs/PERFORMANCE.md).
+ *
+ * A read by id is the view whole: on the local engine it is held too, as its JSON text deflated
+ * (`byId`). FerretDB's decoding of one view costs about 3 ms of CPU; inflating and parsing its
+ * text about 30 µs, and a view of about 4 KB of JSON takes about 1 KB held. Both are loaded in
+ * one pass and kept current after each write of this repository, the collection's only writer
+ * (docs/ENGINES.md, `movie.subject-views.by-id`).
  */
+/** A view as held on the local engine: its Simple Subject for search pages, the whole view packed for reads by id. */
+interface HeldView {
+  simple: SimpleSubject;
+  packed: Buffer;
+}
+
 @Injectable()
 export class SubjectViewsRepository implements OnApplicationBootstrap {
   private readonly lock = new KeyedMutex();
   private readonly versionFilter: VersionFilter;
-  private readonly heldSimples = new LocalKeyedModel<Pick<SubjectViewDocument, '_id' | 'simple'>, SimpleSubject>((doc) => doc.simple ?? undefined);
+  private readonly held = new LocalKeyedModel<SubjectViewDocument, HeldView>((doc) => ({ simple: doc.simple, packed: deflateRawSync(JSON.stringify(doc), { level: 1 }) }));
 
   constructor(
     @InjectModel(SubjectViewDocument.name) private readonly model: Model<SubjectViewDocument>,
@@ -32,15 +45,35 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.heldSimples.preload(this.engine, () => this.allSimples());
+    await this.held.preload(this.engine, () => this.model.find({}).lean<SubjectViewDocument[]>().cursor());
   }
 
-  private async *allSimples(): AsyncIterable<Pick<SubjectViewDocument, '_id' | 'simple'>> {
-    yield* this.model.find({}, { simple: 1 }).lean<Array<Pick<SubjectViewDocument, '_id' | 'simple'>>>().cursor();
-  }
-
+  /** The view as stored: from memory on the local engine once loaded (each read a copy of its own). */
   byId(id: string): Promise<SubjectViewDocument | null> {
+    return this.engine.run('movie.subject-views.by-id', {
+      mongodb: () => this.stored(id),
+      local: async () => {
+        if (!this.held.loaded) return this.stored(id);
+        const view = this.held.get(id);
+        return view === undefined ? null : (JSON.parse(inflateRawSync(view.packed).toString()) as SubjectViewDocument);
+      },
+    });
+  }
+
+  private stored(id: string): Promise<SubjectViewDocument | null> {
     return this.model.findById(id).lean<SubjectViewDocument>().exec();
+  }
+
+  /** After a write of the view (under its lock): the held copy follows what was stored. */
+  private async keepHeld(id: string, branch: string): Promise<void> {
+    await this.engine.run(branch, {
+      mongodb: () => undefined,
+      local: async () => {
+        const doc = await this.stored(id);
+        if (doc) this.held.put(doc);
+        else this.held.remove(id);
+      },
+    });
   }
 
   /**
@@ -57,7 +90,7 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
         return ids.map((id) => byId.get(id)).filter((s): s is SimpleSubject => Boolean(s));
       },
       local: async () => {
-        if (this.heldSimples.loaded) return ids.map((id) => this.heldSimples.get(id)).filter((s): s is SimpleSubject => s !== undefined);
+        if (this.held.loaded) return ids.map((id) => this.held.get(id)?.simple).filter((s): s is SimpleSubject => s !== undefined);
         const docs = await mapLimit(ids, 10, (id) => this.model.findById(id, { simple: 1 }).lean<Pick<SubjectViewDocument, 'simple'>>().exec());
         return docs.filter((d): d is Pick<SubjectViewDocument, 'simple'> => d !== null).map((d) => d.simple);
       },
@@ -73,10 +106,7 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
         () => ({ subject, simple }),
         this.versionFilter,
       );
-      await this.engine.run('movie.subject-views.simples-upkeep', {
-        mongodb: () => undefined,
-        local: () => this.heldSimples.put({ _id: id, simple: compact(simple) }),
-      });
+      await this.keepHeld(id, 'movie.subject-views.simples-upkeep');
       return { simpleChanged: !previous || !isDeepStrictEqual(previous.simple, compact(simple)) };
     });
   }
@@ -87,6 +117,10 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
    * imports touching one subject the later rebuild sees both.
    */
   rebuildParts(id: string, compute: () => Promise<Partial<SubjectViewDocument>>): Promise<void> {
-    return this.lock.run(id, () => changeFields(this.model.collection, () => this.byId(id), () => compute(), this.versionFilter));
+    return this.lock.run(id, async () => {
+      // the read of a read-modify-write is the stored document, never the held copy
+      await changeFields(this.model.collection, () => this.stored(id), () => compute(), this.versionFilter);
+      await this.keepHeld(id, 'movie.subject-views.by-id-upkeep');
+    });
   }
 }
