@@ -11,6 +11,7 @@ import type { Stack } from '@plaza/stack';
  */
 export const ENGINE_BRANCHES: Record<string, string[]> = {
   book: [
+    'book.collections.by-id',
     'book.search',
     'book.books.by-ids',
     'book.books.replace',

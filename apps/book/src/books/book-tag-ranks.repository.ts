@@ -65,17 +65,16 @@ export class BookTagRanksRepository {
     const rev = book.rev ?? 0;
     const have = await this.ranks.find({ book_id: book._id }).lean<BookTagRankDocument[]>().exec();
     const ops: AnyBulkWriteOperation<BookTagRankDocument>[] = [];
-    const seen = new Set<string>();
+    const seen = new Set(have.map((d) => d.tag));
     for (const doc of have) {
       if (doc.rev > rev) continue; // a newer write of the book has its own
-      seen.add(doc.tag);
       const rank = want.get(doc.tag);
       if (rank === undefined ? !doc.live : doc.live && doc.rank === rank) continue;
       const update = rank === undefined ? { live: false, rev } : { rank, live: true, rev };
       ops.push({ updateOne: { filter: { _id: doc._id, rev: { $lte: rev } }, update: { $set: update } } });
     }
     for (const [tag, rank] of want) {
-      if (seen.has(tag) || have.some((d) => d.tag === tag)) continue;
+      if (seen.has(tag)) continue;
       ops.push({
         updateOne: {
           filter: { _id: bookTagRankId(book._id, tag), rev: { $lte: rev } },

@@ -37,9 +37,11 @@ export class CollectionsRepository {
    * The key (`<user>:<book>`) of the entry whose public id is `id`, if any: the `id` index on
    * MongoDB, the in-memory entries on the local engine (FerretDB would scan for it).
    */
-  async keyWithId(id: number): Promise<string | undefined> {
-    if (await this.engine.isLocal()) return this.local.entryKeyWithId(id);
-    return (await this.collections.findOne({ id }, { _id: 1 }).lean<Pick<CollectionDocument, '_id'>>().exec())?._id;
+  keyWithId(id: number): Promise<string | undefined> {
+    return this.engine.run('book.collections.by-id', {
+      mongodb: async () => (await this.collections.findOne({ id }, { _id: 1 }).lean<Pick<CollectionDocument, '_id'>>().exec())?._id,
+      local: () => this.local.entryKeyWithId(id),
+    });
   }
 
   /** Inserts a new entry; false when the user already has one for the book (the unique `_id` decides). */

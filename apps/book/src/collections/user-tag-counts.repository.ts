@@ -6,6 +6,7 @@ import { AnyBulkWriteOperation, Model } from 'mongoose';
 import type { UserTagCount } from '../books/local-engine';
 import { CollectionDocument } from './collection.schema';
 import { UserTagCountDocument, userTagCountId } from './user-tag-count.schema';
+import { STABLE_MS } from '../reviews/book-user-aggregates';
 
 const DUPLICATE_KEY = 11000;
 
@@ -13,9 +14,6 @@ type EntryTags = Pick<CollectionDocument, 'user_id' | 'tags' | 'private'>;
 
 /** A user's counts by tag: `all` entries and `public` ones. */
 export type TagCounts = Record<string, { all: number; public: number }>;
-
-/** How long a drift must stay the same before it is corrected (as BookUserAggregates'). */
-const STABLE_MS = 1500;
 
 /** `user_tag_counts` (see its schema): a user's tags on MongoDB. */
 @Injectable()

@@ -18,8 +18,8 @@ export interface UserAggregates {
 type Entry = Pick<CollectionDocument, 'book_id' | 'rating' | 'tags'>;
 type Rated = Pick<ReviewDocument, 'book_id' | 'rating'>;
 
-/** How long a drift must stay the same, with the book unwritten, before it is corrected (see `correct`). */
-const STABLE_MS = 1500;
+/** How long a drift must stay the same, with the book unwritten, before it is corrected (see `correct`; a user's tag counts wait as long). */
+export const STABLE_MS = 1500;
 
 /**
  * A book's users' aggregates recomputed from their sources: every collection entry and review of

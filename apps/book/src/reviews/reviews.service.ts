@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import { ApiError, Caller, Drift, envelope, PageRequest, ReconcileResponse, Review, ReviewCreateInput, ReviewList, ReviewUpdateInput, SimpleUser } from '@plaza/contracts';
 import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, UsersDirectory } from '@plaza/platform';
-import { confirmDrifts, DatabaseEngine, reconcileReport, Sequences } from '@plaza/service-kit';
+import { confirmDrifts, DatabaseEngine, NO_SWEEP, reconcileReport, Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
@@ -113,7 +113,7 @@ export class ReviewsService {
   async reconcile(repair: boolean): Promise<ReconcileResponse> {
     const started = Date.now();
     // a dry run changes nothing: not even the journal's repairs (their targets count as busy)
-    const journal = repair ? await this.journal.sweep() : { entries: 0, repaired: 0, failed: 0, removed: 0 };
+    const journal = repair ? await this.journal.sweep() : NO_SWEEP;
     const busy = await this.journal.openTargets();
     const mongodb = !(await this.engine.isLocal());
     const sources = await this.journal.aggregates.allFromSources();
