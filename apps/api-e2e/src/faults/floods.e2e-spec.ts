@@ -106,8 +106,8 @@ describe('floods by one caller', () => {
     expect(reads.length).toBeGreaterThan(10);
     expect(statusCounts(reads)).toEqual({ 200: reads.length });
     // The slowest reads come as the load generator's 400 connections open at once on the same two
-    // cores (89-108 ms in quiet runs since a service starts its admitted requests caller by
-    // caller); docs/RELIABILITY.md reports each run's figure.
+    // cores; a service starts its admitted requests caller by caller, so the reads never wait
+    // behind the flooder's admitted burst. docs/RELIABILITY.md has the measured range.
     expect(p99(reads)).toBeLessThan(200);
     // the flooder was refused fast and never got a timeout
     expect(flooded.statuses['504'] ?? 0).toBe(0);
