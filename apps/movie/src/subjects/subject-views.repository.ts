@@ -9,6 +9,12 @@ import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { changeFields, compact, createOrChange, mapLimit, VersionFilter } from '../common/store';
 import { SubjectViewDocument } from './subject-view.schema';
 
+/** A view as held on the local engine: its Simple Subject for search pages, the whole view packed for reads by id. */
+interface HeldView {
+  simple: SimpleSubject;
+  packed: Buffer;
+}
+
 /**
  * The `subject_views` collection. Its parts are written by different imports (subjects, photos,
  * reviews, comments), each a read-modify-write of one document: a compare-and-swap on `rev` on
@@ -25,12 +31,6 @@ import { SubjectViewDocument } from './subject-view.schema';
  * one pass and kept current after each write of this repository, the collection's only writer
  * (docs/ENGINES.md, `movie.subject-views.by-id`).
  */
-/** A view as held on the local engine: its Simple Subject for search pages, the whole view packed for reads by id. */
-interface HeldView {
-  simple: SimpleSubject;
-  packed: Buffer;
-}
-
 @Injectable()
 export class SubjectViewsRepository implements OnApplicationBootstrap {
   private readonly lock = new KeyedMutex();
