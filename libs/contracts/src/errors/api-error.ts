@@ -19,8 +19,17 @@ export class ApiError extends Error {
   readonly msg: string;
 
   constructor(readonly errorName: ErrorName, readonly detail?: string) {
-    super(detail ? `${Errors[errorName].msg}: ${detail}` : Errors[errorName].msg);
     const def = Errors[errorName];
+    // A client's error is an answer, not a fault: its stack would only name the line that refused,
+    // and capturing it was the largest part of what a refusal cost under a flood
+    // (docs/DECISIONS.md, "Limits"). A 5xx keeps its stack for the logs.
+    const stackTraceLimit = Error.stackTraceLimit;
+    if (def.status < 500) Error.stackTraceLimit = 0;
+    try {
+      super(detail ? `${def.msg}: ${detail}` : def.msg);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = 'ApiError';
     this.code = def.code;
     this.status = def.status;
