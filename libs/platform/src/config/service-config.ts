@@ -72,14 +72,19 @@ export class ServiceConfig extends BaseConfig {
   HEALTH_HOST = '127.0.0.1';
 
   /**
-   * Load shedding (docs/DECISIONS.md, "Limits"): requests one instance handles at once, and of
-   * those, how many one caller may hold; the excess is refused at once (503/1101, 429/111 or 112).
+   * Load shedding (docs/DECISIONS.md, "Limits"): requests one instance holds at once; of those,
+   * how many handlers one caller may run at once, and how many more of its requests may wait for
+   * a turn; the excess is refused at once (503/1101, 429/111 or 112). The default wait (24) is
+   * what one gateway's `RATE_LIMIT_CONCURRENT_PER_CALLER` (32) leaves beyond the running 8.
    */
   @Transform(({ value }) => Number(value)) @IsInt() @Min(1) @Max(100000)
   MAX_CONCURRENT_REQUESTS = 256;
 
   @Transform(({ value }) => Number(value)) @IsInt() @Min(1) @Max(100000)
   MAX_CONCURRENT_PER_CALLER = 8;
+
+  @Transform(({ value }) => Number(value)) @IsInt() @Min(0) @Max(100000)
+  MAX_WAITING_PER_CALLER = 24;
 
   /** Fail database calls after this long instead of buffering them (a stopped database gives fast 5xx). */
   @Transform(({ value }) => Number(value)) @IsInt() @Min(100) @Max(60000)

@@ -1,8 +1,8 @@
 import { Admission } from './admission';
 
 describe('Admission (load shedding)', () => {
-  it('refuses a caller over its share with 429, and an instance over its capacity with 503', () => {
-    const admission = new Admission({ maxConcurrent: 4, maxPerCaller: 2 });
+  it('refuses a caller over its share (running and waiting) with 429, and an instance over its capacity with 503', () => {
+    const admission = new Admission({ maxConcurrent: 4, maxPerCaller: 1, maxWaitingPerCaller: 1 });
     expect(admission.admit('user:1')).toBeUndefined();
     expect(admission.admit('user:1')).toBeUndefined();
     expect(admission.admit('user:1')).toMatchObject({ status: 429, code: 111 });
@@ -16,7 +16,7 @@ describe('Admission (load shedding)', () => {
   });
 
   it('gives the places back when handlers finish', () => {
-    const admission = new Admission({ maxConcurrent: 2, maxPerCaller: 1 });
+    const admission = new Admission({ maxConcurrent: 2, maxPerCaller: 1, maxWaitingPerCaller: 0 });
     expect(admission.admit('app:x')).toBeUndefined();
     expect(admission.admit('app:x')).toMatchObject({ code: 111 });
     admission.release('app:x');

@@ -1,10 +1,12 @@
 import { ApiError } from '@plaza/contracts';
 
 export interface AdmissionLimits {
-  /** Requests one instance handles at once. */
+  /** Requests one instance holds at once, running or waiting for their turn. */
   maxConcurrent: number;
-  /** Of those, how many one caller may hold. */
+  /** Of those, how many handlers one caller may run at once (fair-turns.ts holds the rest). */
   maxPerCaller: number;
+  /** How many more of one caller's requests may wait for a turn before the next is refused. */
+  maxWaitingPerCaller: number;
 }
 
 /**
@@ -13,8 +15,12 @@ export interface AdmissionLimits {
  * others until the gateway's timeout. One caller's flood then costs the others nothing but the
  * refusals; their requests keep their place.
  *
- * Counting handlers in flight is all it takes: NATS hands this process the messages, and no
- * queue of ours holds them. (NATS itself has no per-subscriber concurrency limit for core
+ * A caller's share is what it may run (`maxPerCaller`) plus a short queue (`maxWaitingPerCaller`,
+ * sized to what one gateway lets a caller have in flight): a burst a gateway admitted waits its
+ * turn here instead of coming back as refusals the gateway would pay for again and again.
+ *
+ * Counting requests held is all it takes: NATS hands this process the messages, and no queue
+ * but the turns' holds them. (NATS itself has no per-subscriber concurrency limit for core
  * request/reply; a JetStream consumer's MaxAckPending would, at the price of a stream per
  * request subject.)
  */
@@ -27,7 +33,7 @@ export class Admission {
   /** Takes a place for the request and returns undefined, or returns the error to refuse it with. */
   admit(caller: string | undefined): ApiError | undefined {
     const held = caller ? (this.byCaller.get(caller) ?? 0) : 0;
-    if (caller && held >= this.limits.maxPerCaller) {
+    if (caller && held >= this.limits.maxPerCaller + this.limits.maxWaitingPerCaller) {
       // a client address is limited as 112, a user or an app as 111 (the API's two codes: docs/api/README.md, "Rate limits")
       return new ApiError(caller.startsWith('addr:') ? 'rate_limit_exceeded2' : 'rate_limit_exceeded1', 'too many requests at once');
     }

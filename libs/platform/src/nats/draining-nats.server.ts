@@ -47,7 +47,7 @@ export class DrainingNatsServer extends ServerNats {
   private readonly routes = new Map<string, string>();
   private readonly handling = new WeakMap<object, Handling>();
   private readonly admission?: Admission;
-  private readonly turns = new FairTurns();
+  private readonly turns: FairTurns;
 
   constructor(
     private readonly connection: NatsConnection,
@@ -55,6 +55,7 @@ export class DrainingNatsServer extends ServerNats {
   ) {
     super({ queue: drainOptions.queue });
     if (drainOptions.limits) this.admission = new Admission(drainOptions.limits);
+    this.turns = new FairTurns(drainOptions.limits?.maxPerCaller);
   }
 
   override async createNatsClient(): Promise<NatsConnection> {
@@ -160,7 +161,10 @@ export class DrainingNatsServer extends ServerNats {
 
   private recordHandled(handling: Handling, err: unknown): void {
     const outcome: NatsOutcome = err === undefined || err === null ? 'ok' : `${ApiError.isPayload(err) ? err.code : 1100}`;
-    if (handling.admitted) this.admission?.release(handling.admitted.caller);
+    if (handling.admitted) {
+      this.admission?.release(handling.admitted.caller);
+      this.turns.done(handling.admitted.caller ?? '');
+    }
     Metrics.natsHandled(handling.subject, outcome, secondsSince(handling.started));
     if (handling.span) endSpan(handling.span, outcome);
   }

@@ -25,4 +25,24 @@ describe('FairTurns (callers take turns starting their admitted requests)', () =
     await Promise.all([...burst, late]);
     expect(started).toEqual(['a0', 'a1', 'b', 'a2']);
   });
+
+  it("holds a caller's requests beyond its running bound until one of its handlers replies", async () => {
+    const turns = new FairTurns(2);
+    const started: string[] = [];
+    const burst = Array.from({ length: 4 }, (_, i) => turns.turn('user:flooder').then(() => started.push(`f${i}`)));
+    const internal = Array.from({ length: 3 }, (_, i) => turns.turn('').then(() => started.push(`i${i}`)));
+    await Promise.all(internal);
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    // two running; requests without a caller are never held back
+    expect(started.filter((s) => s.startsWith('f'))).toEqual(['f0', 'f1']);
+    expect(turns.queued).toBe(2);
+    turns.done('user:flooder');
+    await burst[2];
+    expect(started.filter((s) => s.startsWith('f'))).toEqual(['f0', 'f1', 'f2']);
+    // a reader is not held back by the flooder's bound
+    await turns.turn('user:reader');
+    turns.done('user:flooder');
+    await Promise.all(burst);
+    expect(turns.queued).toBe(0);
+  });
 });

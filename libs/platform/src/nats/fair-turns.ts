@@ -7,13 +7,19 @@
  * waited, and the next round comes after the event loop has read the socket again, so a new
  * caller's request is started within one round whatever the others have queued.
  *
- * The queue is bounded by admission (a caller's share, the instance's capacity), never by this.
+ * A named caller runs at most `maxRunningPerCaller` handlers at once; its other admitted
+ * requests wait here until one of them replies. Requests without a caller (imports, one service
+ * asking another) take their turns as one caller, never held back by that bound. The queue is
+ * bounded by admission (admission.ts), never by this.
  */
 export class FairTurns {
   private readonly waiting = new Map<string, Array<() => void>>();
+  private readonly running = new Map<string, number>();
   private roundScheduled = false;
 
-  /** Resolves when it is this caller's turn to start a handler. */
+  constructor(private readonly maxRunningPerCaller = Infinity) {}
+
+  /** Resolves when it is this caller's turn to start a handler; `done` must follow once it replied. */
   turn(caller: string): Promise<void> {
     return new Promise((resolve) => {
       const queue = this.waiting.get(caller);
@@ -23,11 +29,23 @@ export class FairTurns {
     });
   }
 
+  /** A handler started by `turn(caller)` has replied: the caller's next request may start. */
+  done(caller: string): void {
+    const n = (this.running.get(caller) ?? 1) - 1;
+    if (n > 0) this.running.set(caller, n);
+    else this.running.delete(caller);
+    if (this.waiting.has(caller)) this.scheduleRound();
+  }
+
   /** Requests admitted and not yet started. */
   get queued(): number {
     let n = 0;
     for (const queue of this.waiting.values()) n += queue.length;
     return n;
+  }
+
+  private mayStart(caller: string): boolean {
+    return caller === '' || (this.running.get(caller) ?? 0) < this.maxRunningPerCaller;
   }
 
   private scheduleRound(): void {
@@ -40,12 +58,17 @@ export class FairTurns {
 
   private readonly round = (): void => {
     this.roundScheduled = false;
+    let more = false;
     for (const caller of [...this.waiting.keys()]) {
+      if (!this.mayStart(caller)) continue;
       const queue = this.waiting.get(caller)!;
       const start = queue.shift()!;
       if (queue.length === 0) this.waiting.delete(caller);
+      this.running.set(caller, (this.running.get(caller) ?? 0) + 1);
       start();
+      if (queue.length > 0 && this.mayStart(caller)) more = true;
     }
-    if (this.waiting.size > 0) this.scheduleRound();
+    // a caller at its bound starts again from `done`, not from a round that would find it full
+    if (more) this.scheduleRound();
   };
 }

@@ -89,7 +89,7 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   // when set on the app and inherited
   app.useGlobalPipes(createMessageValidationPipe());
   app.useGlobalFilters(new RpcErrorFilter(logger));
-  const limits = { maxConcurrent: config.MAX_CONCURRENT_REQUESTS, maxPerCaller: config.MAX_CONCURRENT_PER_CALLER };
+  const limits = { maxConcurrent: config.MAX_CONCURRENT_REQUESTS, maxPerCaller: config.MAX_CONCURRENT_PER_CALLER, maxWaitingPerCaller: config.MAX_WAITING_PER_CALLER };
   app.connectMicroservice({ strategy: new DrainingNatsServer(nats, { queue: service, logger, limits }) }, { inheritAppConfig: true });
 
   await app.startAllMicroservices();
