@@ -144,7 +144,7 @@ async function bootstrap(): Promise<void> {
   registerAuthLimit(fastify, app.get(RateLimitPolicy));
   if (inFlight) {
     registerInFlightRefusals(fastify);
-    inFlight.enable({ policy: app.get(AccessPolicy), tokens: app.get(TokenVerifier) });
+    inFlight.enable({ policy: app.get(AccessPolicy), tokens: app.get(TokenVerifier), rateLimits: app.get(RateLimitPolicy) });
   }
   // the fast path's onRequest hook runs before multipart's: a cached read is answered without
   // multipart's per-request hook (a promise and a 'close' listener, for temp files no GET has)

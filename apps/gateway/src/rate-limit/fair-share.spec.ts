@@ -10,6 +10,17 @@ describe('FairShareCounters', () => {
     expect(counters.take('user:1', 2, 60, at + 45_000)).toEqual({ limit: 2, remaining: 1, resetSeconds: 60, allowed: true });
   });
 
+  it('tells a spent window without counting a request', () => {
+    const counters = new FairShareCounters();
+    const at = 60_000 * 1000 + 15_000;
+    expect(counters.spent('user:1', 2, 60, at)).toBeUndefined();
+    counters.take('user:1', 2, 60, at);
+    expect(counters.spent('user:1', 2, 60, at)).toBeUndefined();
+    counters.take('user:1', 2, 60, at);
+    expect(counters.spent('user:1', 2, 60, at)).toEqual({ limit: 2, remaining: 0, resetSeconds: 45, allowed: false });
+    expect(counters.spent('user:1', 2, 60, at + 45_000)).toBeUndefined();
+  });
+
   it('forgets the least recently seen callers beyond its bound', () => {
     const counters = new FairShareCounters(2);
     counters.take('a', 1, 60, 0);

@@ -25,6 +25,15 @@ export class FairShareCounters {
     this.windows = new LRUCache<string, Window>({ max: maxKeys });
   }
 
+  /** The window's state when `key` has spent it, without counting a request; undefined while it has some left. */
+  spent(key: string, limit: number, windowSeconds: number, now = Date.now()): WindowState | undefined {
+    const windowMs = windowSeconds * 1000;
+    const index = Math.floor(now / windowMs);
+    const window = this.windows.get(key);
+    if (!window || window.index !== index || window.used < limit) return undefined;
+    return { limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - now) / 1000)), allowed: false };
+  }
+
   take(key: string, limit: number, windowSeconds: number, now = Date.now()): WindowState {
     const windowMs = windowSeconds * 1000;
     const index = Math.floor(now / windowMs);

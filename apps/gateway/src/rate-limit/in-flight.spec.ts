@@ -2,7 +2,9 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy } from '../access/access-policy';
 import { TokenVerifier } from '../auth/token-verifier';
+import type { Caller } from '@plaza/contracts';
 import { InFlightLimit } from './in-flight';
+import { RateLimitPolicy } from './rate-limit.policy';
 
 class FakeResponse extends EventEmitter {
   status?: number;
@@ -29,12 +31,31 @@ describe('InFlightLimit', () => {
     hasBearer: (r: IncomingMessage) => typeof r.headers.authorization === 'string',
     bearerToken: (r: IncomingMessage) => (r.headers.authorization as string).slice('Bearer '.length),
   } as unknown as AccessPolicy;
+  let spentUsers = new Set<string>();
+  const rateLimits = {
+    spentFairShare: (caller: Caller) => (spentUsers.has(caller.userId ?? '') ? { state: { limit: 600, remaining: 0, resetSeconds: 42, allowed: false }, bucket: 'user' } : undefined),
+  } as unknown as RateLimitPolicy;
   const make = (constantCors = true) => {
     const cors = constantCors ? { 'access-control-allow-origin': '*' } : undefined;
     const limit = new InFlightLimit(2, (req) => req.socket.remoteAddress ?? '', { 'x-content-type-options': 'nosniff' }, cors);
-    limit.enable({ policy, tokens });
+    limit.enable({ policy, tokens, rateLimits });
     return limit;
   };
+  beforeEach(() => (spentUsers = new Set()));
+
+  it("refuses a caller whose fair share is spent with 429/111 and the guard's RateLimit headers, on the paths the share counts", () => {
+    const limit = make();
+    spentUsers.add('7');
+    const alice = (url: string) => request(url, { authorization: 'Bearer alice-token' });
+    const refused = new FakeResponse();
+    expect(limit.admit(alice('/v2/book/search?q=a'), refused as unknown as ServerResponse)).toBe(true);
+    expect(refused.status).toBe(429);
+    expect(JSON.parse(refused.body ?? '')).toEqual({ msg: 'rate_limit_exceeded1', code: 111, request: 'GET /v2/book/search' });
+    expect(refused.headers).toMatchObject({ 'ratelimit-limit': '600', 'ratelimit-remaining': '0', 'ratelimit-reset': '42', 'retry-after': '42', 'access-control-allow-origin': '*' });
+    // picture bytes, the OpenAPI document and /auth2/* are not counted; another user is not spent
+    for (const url of ['/v2/picture/a.png', '/v2/openapi.json', '/auth2/token']) expect(limit.admit(alice(url), new FakeResponse() as unknown as ServerResponse)).toBe(false);
+    expect(limit.admit(request('/v2/book/1'), new FakeResponse() as unknown as ServerResponse)).toBe(false);
+  });
 
   it('lets a caller have `limit` requests at once and refuses the next with 429/111 in the error shape', () => {
     const limit = make();

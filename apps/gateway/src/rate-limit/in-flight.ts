@@ -1,4 +1,4 @@
-import { ApiError } from '@plaza/contracts';
+import { ApiError, Caller } from '@plaza/contracts';
 import { Metrics } from '@plaza/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -7,10 +7,12 @@ import { TokenVerifier } from '../auth/token-verifier';
 import { sendApiError } from '../http/error-body';
 import { shareOf } from '../http/request-context';
 import { requestIdOf } from '../http/request-id';
+import { limitHeaders, RateLimitPolicy } from './rate-limit.policy';
 
 export interface InFlightDependencies {
   policy: AccessPolicy;
   tokens: TokenVerifier;
+  rateLimits: RateLimitPolicy;
 }
 
 /** A request this limit refused, left for fastify to answer (JSONP, OAuth's error fields). */
@@ -18,6 +20,15 @@ const REFUSED = Symbol('plaza.inFlightRefused');
 type Marked = IncomingMessage & { [REFUSED]?: ApiError };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const SHARE_SPENT = new ApiError('rate_limit_exceeded1', 'fair share of the minute spent');
+
+/**
+ * The paths the guard counts against a fair share: the API's endpoints, that is every `/v2/` path
+ * but the picture bytes' (endpoint-table.ts, `unlimited`) and the OpenAPI document (no endpoint).
+ */
+function countsAgainstFairShare(url: string): boolean {
+  return url.startsWith('/v2/') && !url.startsWith('/v2/picture/') && !url.startsWith('/v2/openapi.json');
+}
 
 /**
  * At most `limit` requests of one caller in this gateway at once (docs/DECISIONS.md, "Limits").
@@ -25,11 +36,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
  * flood on hundreds of connections then costs the gateway a map lookup and a short answer per
  * request, and the requests of others queued behind it wait that much less. The caller is known
  * this early from a token verified before (a new token counts by address until its first answer).
+ * A caller whose fair share of the minute is spent is refused here too (429/111 with the
+ * RateLimit headers, as the guard would), for any path the share counts.
  *
  * The refusal is written here with the headers fastify would set (security, request id, CORS),
  * unless the answer needs what only fastify's hooks add: a JSONP `callback`, the OAuth error
  * fields of `/auth2/*`, per-origin CORS headers, or a gateway draining. Those requests are marked
- * and refused by `registerInFlightRefusals` on onRequest instead.
+ * and refused by `registerInFlightRefusals` on onRequest instead (a spent share: by the guard).
  */
 export class InFlightLimit {
   private readonly held = new Map<string, number>();
@@ -63,7 +76,9 @@ export class InFlightLimit {
     const deps = this.deps;
     if (!deps) return false;
     const token = deps.policy.hasBearer(req) ? deps.policy.bearerToken(req) : undefined;
-    const key = shareOf(token ? deps.tokens.cachedCaller(token) : undefined, this.clientAddress(req));
+    const caller = token ? deps.tokens.cachedCaller(token) : undefined;
+    if (caller && this.refusedForSpentShare(req, res, caller, deps)) return true;
+    const key = shareOf(caller, this.clientAddress(req));
     const n = this.held.get(key) ?? 0;
     if (n >= this.limit) {
       Metrics.rateLimitRefused('in-flight');
@@ -81,6 +96,15 @@ export class InFlightLimit {
     return false;
   }
 
+  private refusedForSpentShare(req: IncomingMessage, res: ServerResponse, caller: Caller, deps: InFlightDependencies): boolean {
+    if (!this.writable(req) || !countsAgainstFairShare(req.url ?? '/')) return false;
+    const spent = deps.rateLimits.spentFairShare(caller);
+    if (!spent) return false;
+    Metrics.rateLimitRefused(spent.bucket);
+    this.refuse(req, res, SHARE_SPENT, limitHeaders(spent.state, true));
+    return true;
+  }
+
   private release(key: string): void {
     const n = (this.held.get(key) ?? 1) - 1;
     if (n > 0) this.held.set(key, n);
@@ -93,7 +117,7 @@ export class InFlightLimit {
   }
 
   /** The API's error body, with the headers of any other answer (docs/api/README.md, "Errors"). */
-  private refuse(req: IncomingMessage, res: ServerResponse, error: ApiError): void {
+  private refuse(req: IncomingMessage, res: ServerResponse, error: ApiError, limitHeaders: Record<string, string> = {}): void {
     const url = req.url ?? '/';
     const query = url.indexOf('?');
     const body = JSON.stringify({ msg: error.msg, code: error.code, request: `${req.method} ${query === -1 ? url : url.slice(0, query)}` });
@@ -101,6 +125,7 @@ export class InFlightLimit {
       ...this.headersBeforeId,
       'x-request-id': requestIdOf(req.headers),
       ...this.headersAfterId,
+      ...limitHeaders,
       'content-type': JSON_TYPE,
       'content-length': Buffer.byteLength(body),
     });

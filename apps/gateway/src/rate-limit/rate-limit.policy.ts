@@ -63,6 +63,16 @@ export class RateLimitPolicy {
   }
 
   /**
+   * The caller's fair share when it is spent (docs/DECISIONS.md, "Limits"), without counting the
+   * request: the in-flight limit refuses such a request before fastify builds it (in-flight.ts).
+   */
+  spentFairShare(caller: Caller): { state: WindowState; bucket: FairShare['bucket'] } | undefined {
+    const share = this.fairShareOf(caller);
+    const state = share && this.fair.spent(share.key, share.limit, FAIR_SHARE_WINDOW_SECONDS);
+    return state && share ? { state, bucket: share.bucket } : undefined;
+  }
+
+  /**
    * `/auth2/*` per client address, before anything else runs: every sign-in costs identity a
    * password hash (an unknown user name as much as a known one), so a flood from one address is
    * refused here; undefined when limits are off.
