@@ -12,6 +12,7 @@ import type { Stack } from '@plaza/stack';
 export const ENGINE_BRANCHES: Record<string, string[]> = {
   book: [
     'book.collections.by-id',
+    'book.collections.by-books',
     'book.search',
     'book.books.by-ids',
     'book.books.replace',

@@ -43,14 +43,14 @@ export class BooksService {
   /** GET /v2/book/:id: one read by `_id`, plus the caller's own entry when logged in. */
   async get(id: string, caller: Caller): Promise<Book> {
     const book = await this.requireBook(id);
-    return presentBook(book, this.addresses, await this.currentEntry(book._id, caller));
+    return presentBook(book, this.addresses, (await this.currentEntries([book._id], caller)).get(book._id));
   }
 
   async getByIsbn(isbn: string, caller: Caller): Promise<Book> {
     const id = await this.isbns.bookIdFor(isbn);
     const book = id ? await this.books.byId(id) : null;
     if (!book) throw new ApiError('book_not_found', `no book with ISBN ${isbn}`);
-    return presentBook(book, this.addresses, await this.currentEntry(book._id, caller));
+    return presentBook(book, this.addresses, (await this.currentEntries([book._id], caller)).get(book._id));
   }
 
   /**
@@ -69,7 +69,8 @@ export class BooksService {
     // only the page is read whole (by `_id`)
     const found = await this.books.byIds(ids);
     const docs = ids.map((id) => found.get(id)).filter((d): d is BookView => d !== undefined);
-    const books = await Promise.all(docs.map(async (doc) => presentBook(doc, this.addresses, await this.currentEntry(doc._id, caller))));
+    const current = await this.currentEntries(ids, caller);
+    const books = docs.map((doc) => presentBook(doc, this.addresses, current.get(doc._id)));
     return envelope('books', page.start, total, books);
   }
 
@@ -100,10 +101,11 @@ export class BooksService {
   }
 
   /** `current_user_collection`: only for a logged-in caller, only the caller's own entry. */
-  private async currentEntry(bookId: string, caller: Caller): Promise<CurrentUserCollection | undefined> {
-    if (!caller.userId) return undefined;
-    const entry = await this.collections.find(caller.userId, bookId);
-    return entry ? this.presentCurrent(entry) : undefined;
+  /** The caller's own entries for these books, as `current_user_collection` shows them (none when anonymous). */
+  private async currentEntries(bookIds: string[], caller: Caller): Promise<Map<string, CurrentUserCollection>> {
+    if (!caller.userId) return new Map();
+    const entries = await this.collections.ofUserForBooks(caller.userId, bookIds);
+    return new Map([...entries].map(([bookId, entry]) => [bookId, this.presentCurrent(entry)]));
   }
 
   presentCurrent(entry: CollectionDocument): CurrentUserCollection {

@@ -99,6 +99,12 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     this.entriesByUser.remove(id);
   }
 
+  /** The entries held under these keys (`<user>:<book>`) that exist. */
+  async entries(keys: string[]): Promise<CollectionDocument[]> {
+    await this.entriesByUser.ready(() => this.allEntries());
+    return keys.map((key) => this.entriesByUser.get(key)).filter((entry): entry is CollectionDocument => entry !== undefined);
+  }
+
   /** The key (`<user>:<book>`) of the entry whose public id is `id`, if any. */
   async entryKeyWithId(id: number): Promise<string | undefined> {
     await this.entriesByUser.ready(() => this.allEntries());

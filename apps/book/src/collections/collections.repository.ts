@@ -34,6 +34,23 @@ export class CollectionsRepository {
   }
 
   /**
+   * One user's entries for some books, by book id: what a book read or a page of search results
+   * shows as the caller's own entry. `_id` lookups on MongoDB; the in-memory entries on the local
+   * engine, so a read by a signed-in user asks FerretDB nothing. (A write reads its entry with
+   * `find`, from the database.)
+   */
+  async ofUserForBooks(userId: string, bookIds: string[]): Promise<Map<string, CollectionDocument>> {
+    const keys = [...new Set(bookIds)].map((bookId) => collectionKey(userId, bookId));
+    if (keys.length === 0) return new Map();
+    const entries = await this.engine.run('book.collections.by-books', {
+      // one key as an equality: FerretDB scans for any `$in` (docs/ENGINES.md)
+      mongodb: () => this.collections.find(keys.length === 1 ? { _id: keys[0] } : { _id: { $in: keys } }).limit(keys.length).lean<CollectionDocument[]>().exec(),
+      local: () => this.local.entries(keys),
+    });
+    return new Map(entries.map((entry) => [entry.book_id, entry]));
+  }
+
+  /**
    * The key (`<user>:<book>`) of the entry whose public id is `id`, if any: the `id` index on
    * MongoDB, the in-memory entries on the local engine (FerretDB would scan for it).
    */

@@ -128,7 +128,7 @@ export class CollectionsService {
     if (!query.user_id) requireLogin(caller);
     const book = await this.books.requireBook(bookId);
     const ownerId = query.user_id ? (await requireUser(this.users, query.user_id)).id : requireLogin(caller);
-    const entry = await this.collections.find(ownerId, bookId);
+    const entry = (await this.collections.ofUserForBooks(ownerId, [bookId])).get(bookId);
     if (!entry || (entry.private && entry.user_id !== caller.userId)) throw new ApiError('uri_not_found', 'no collection entry');
     return this.present(entry, book);
   }

@@ -54,6 +54,13 @@ describe('book queries use indexes on MongoDB', () => {
     expect(unboundedQueries(queries)).toEqual([]);
   });
 
+  it("the caller's own entries for a page of books: one bounded query on `_id`", async () => {
+    const queries = await captureQueries(() => collections.ofUserForBooks('42', ['1000001', '1000002', '1000001']));
+    expect(queries.map((q) => [q.op, q.filter, q.limit])).toEqual([['find', { _id: { $in: ['42:1000001', '42:1000002'] } }, 2]]);
+    expect(unindexedQueries(queries)).toEqual([]);
+    expect(unboundedQueries(queries)).toEqual([]);
+  });
+
   it('books of a series, a page at a time', async () => {
     const queries = await captureQueries(() => books.inSeries('9000001', 20, 20));
     expect(queries).toHaveLength(2);

@@ -22,6 +22,11 @@ describe('LocalGroupedMirror', () => {
     mirror.remove('b');
     expect(mirror.group('u1')).toEqual([{ _id: 'a', user: 'u1', n: 10 }]);
     expect(mirror.group('nobody')).toEqual([]);
+    // and reads one document by `_id`, moved groups included
+    mirror.put({ _id: 'c', user: 'u1', n: 4 });
+    expect(mirror.get('c')).toEqual({ _id: 'c', user: 'u1', n: 4 });
+    expect(mirror.group('u2')).toEqual([]);
+    expect(mirror.get('b')).toBeUndefined();
   });
 
   it('keeps what was written or removed while the load was under way', async () => {

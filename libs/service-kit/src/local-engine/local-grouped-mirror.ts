@@ -13,6 +13,12 @@ export class LocalGroupedMirror<Doc extends { _id: string }> extends LocalReadMo
     super();
   }
 
+  /** The document held under `id`, if any. */
+  get(id: string): Doc | undefined {
+    const key = this.groupOfId.get(id);
+    return key === undefined ? undefined : this.groups.get(key)?.get(id);
+  }
+
   /** The documents of one group, in no particular order. */
   group(key: string): Doc[] {
     return [...(this.groups.get(key)?.values() ?? [])];
