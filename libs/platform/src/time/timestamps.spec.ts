@@ -19,4 +19,24 @@ describe('timestamps in the service time zone', () => {
   it.each([['2024-02-30'], ['2024-13-01 00:00:00'], ['2024-01-01 24:00:00'], ['yesterday'], ['2024-1-1']])('rejects %s', (text) => {
     expect(parseZonedTimestamp(text, 'Asia/Shanghai')).toBeUndefined();
   });
+
+  it("shows the same wall clock as ICU for every instant, across offset changes and odd offsets", () => {
+    const formats = new Map<string, Intl.DateTimeFormat>();
+    const icu = (date: Date, timeZone: string) => {
+      if (!formats.has(timeZone)) {
+        formats.set(timeZone, new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }));
+      }
+      const parts = Object.fromEntries(formats.get(timeZone)!.formatToParts(date).map((p) => [p.type, p.value]));
+      return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
+    };
+    const zones = ['Asia/Shanghai', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'UTC'];
+    // around DST changes (every 7 minutes 13 seconds for two days), and spread over 1890-2040 (Shanghai's local mean time included)
+    const around = (iso: string) => Array.from({ length: 400 }, (_, i) => Date.parse(iso) - 86_400_000 + i * 433_123);
+    const spread = Array.from({ length: 3000 }, (_, i) => Date.UTC(1890, 0, 1) + i * 1_577_836_801);
+    const instants = [...around('2024-03-31T01:00:00Z'), ...around('2024-10-27T01:00:00Z'), ...around('2024-03-10T07:00:00Z'), ...around('2024-04-06T15:00:00Z'), ...spread];
+    for (const timeZone of zones) {
+      const wrong = instants.filter((ms) => formatTimestamp(new Date(ms), timeZone) !== icu(new Date(ms), timeZone));
+      expect(wrong.map((ms) => `${timeZone} ${new Date(ms).toISOString()}`)).toEqual([]);
+    }
+  });
 });
