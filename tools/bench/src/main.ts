@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { CatalogueIds, readIds } from './catalogue';
 import { LoadOptions, measure, measurePaired, PairedResult, Reference, RoundResult, single, Step, Target } from './load';
 import { Report, renderMarkdown, ScenarioResult, TargetCheck } from './report';
-import { CpuMeter, memoryOf, OpenLoopCost } from './proc';
+import { CpuMeter, memoryOf, OpenLoopCost, untilQuiet } from './proc';
 import { Branch, measureScaling } from './scaling';
 import { medianPaced, PacedResult } from './paced';
 import { PacedClient } from './paced-client';
@@ -131,12 +131,15 @@ async function main(): Promise<void> {
     // database (the book and movie services hold their read models), then left alone a moment
     for (const name of [...stack.apps.keys()].filter((n) => !n.startsWith('gateway'))) await stack.restartApp(name);
     await stack.waitReady();
-    // ready comes before the read models finish loading (they fall back to the database meanwhile)
-    await new Promise((r) => setTimeout(r, 8000));
+    // ready comes before the read models finish loading (they fall back to the database meanwhile):
+    // idle is once the whole stack has been quiet for 5 s (under 0.1 s of CPU between all of it),
+    // the loads done and what they left collected
+    const quietPids = [...stack.apps.values()].map((p) => p.pid).concat(stack.mongo?.process.pid, stack.nats?.process.pid);
+    const waitedMs = await untilQuiet(quietPids);
     const idle = new Map([...stack.apps.entries()].map(([n, p]) => [n, memoryOf(p.pid)?.rss ?? 0]));
     if (stack.mongo) idle.set(stack.mongo.kind, memoryOf(stack.mongo.process.pid)?.rss ?? 0);
     if (stack.nats) idle.set('nats-server', memoryOf(stack.nats.process.pid)?.rss ?? 0);
-    say(`idle at the catalogue, services restarted: ${[...idle.values()].reduce((a, v) => a + v, 0)} MiB`);
+    say(`idle at the catalogue, services restarted, quiet after ${Math.round(waitedMs / 1000)} s: ${[...idle.values()].reduce((a, v) => a + v, 0)} MiB`);
     const ids: CatalogueIds = await readIds(file);
 
     const cold = await stack.startExtraGateway({ RESPONSE_CACHE_ENABLED: 'false', BENCH_ENDPOINTS: 'true', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' });

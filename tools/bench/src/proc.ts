@@ -33,6 +33,25 @@ export function cpuMicrosOf(pid: number | undefined): number | undefined {
 }
 
 /**
+ * Waits until the processes together have used at most `quietMicros` of CPU over the last
+ * `windowMs` (idle: done loading, nothing left to collect), or `maxMs` has passed; returns how
+ * long it waited.
+ */
+export async function untilQuiet(pids: Array<number | undefined>, { windowMs = 5000, quietMicros = 100_000, maxMs = 60_000 } = {}): Promise<number> {
+  const started = Date.now();
+  const total = () => pids.reduce<number>((sum, pid) => sum + (cpuMicrosOf(pid) ?? 0), 0);
+  const samples: Array<[number, number]> = [[Date.now(), total()]];
+  while (Date.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now: [number, number] = [Date.now(), total()];
+    samples.push(now);
+    const since = samples.find(([at]) => now[0] - at <= windowMs) ?? now;
+    if (now[0] - samples[0][0] >= windowMs && now[1] - since[1] <= quietMicros) break;
+  }
+  return Date.now() - started;
+}
+
+/**
  * Counts the CPU each process spends while it runs, over the spans it is started and stopped for
  * (a scenario's own rounds, not its baseline's): divided by the requests served in those spans,
  * what a request cost, process by process. The load generator's and the kernel's share are not in it.

@@ -184,7 +184,7 @@ export function renderMarkdown(report: Report): string {
       lines.push(`| ${c.scenario} | ${processes.map((p) => f(c.micros[p])).join(' | ')} | ${f(total)} |`);
     }
   }
-  lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and each service restarted on it (as a second `npm start` finds it),', 'before any request; peak: at the end of the run.', '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
+  lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and each service restarted on it (as a second `npm start` finds it),', 'before any request, once the whole stack has been quiet for 5 s (its read models loaded); peak: at the end of the run.', '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
   for (const m of report.memory) lines.push(`| ${m.process} | ${m.idleMb} | ${m.peakMb} |`);
   if (report.scale.length > 0) {
     lines.push('', '## Growth with catalogue size (local engine: FerretDB on SQLite)', '');

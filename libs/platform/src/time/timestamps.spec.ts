@@ -23,10 +23,12 @@ describe('timestamps in the service time zone', () => {
   it("shows the same wall clock as ICU for every instant, across offset changes and odd offsets", () => {
     const formats = new Map<string, Intl.DateTimeFormat>();
     const icu = (date: Date, timeZone: string) => {
-      if (!formats.has(timeZone)) {
-        formats.set(timeZone, new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }));
+      let format = formats.get(timeZone);
+      if (!format) {
+        format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+        formats.set(timeZone, format);
       }
-      const parts = Object.fromEntries(formats.get(timeZone)!.formatToParts(date).map((p) => [p.type, p.value]));
+      const parts = Object.fromEntries(format.formatToParts(date).map((p) => [p.type, p.value]));
       return `${parts.year}-${parts.month}-${parts.day} ${parts.hour}:${parts.minute}:${parts.second}`;
     };
     const zones = ['Asia/Shanghai', 'Europe/Berlin', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kathmandu', 'America/St_Johns', 'UTC'];
