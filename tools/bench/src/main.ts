@@ -132,10 +132,11 @@ async function main(): Promise<void> {
     for (const name of [...stack.apps.keys()].filter((n) => !n.startsWith('gateway'))) await stack.restartApp(name);
     await stack.waitReady();
     // ready comes before the read models finish loading (they fall back to the database meanwhile):
-    // idle is once the whole stack has been quiet for 5 s (under 0.1 s of CPU between all of it),
-    // the loads done and what they left collected
+    // idle is once the whole stack has been quiet for 5 s (under 0.25 s of CPU between all of it:
+    // lease renewals and V8's collections after a start go on), the loads done
     const quietPids = [...stack.apps.values()].map((p) => p.pid).concat(stack.mongo?.process.pid, stack.nats?.process.pid);
     const waitedMs = await untilQuiet(quietPids);
+    report.idleAfterSeconds = Math.round(waitedMs / 1000);
     const idle = new Map([...stack.apps.entries()].map(([n, p]) => [n, memoryOf(p.pid)?.rss ?? 0]));
     if (stack.mongo) idle.set(stack.mongo.kind, memoryOf(stack.mongo.process.pid)?.rss ?? 0);
     if (stack.nats) idle.set('nats-server', memoryOf(stack.nats.process.pid)?.rss ?? 0);

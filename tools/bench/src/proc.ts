@@ -37,7 +37,7 @@ export function cpuMicrosOf(pid: number | undefined): number | undefined {
  * `windowMs` (idle: done loading, nothing left to collect), or `maxMs` has passed; returns how
  * long it waited.
  */
-export async function untilQuiet(pids: Array<number | undefined>, { windowMs = 5000, quietMicros = 100_000, maxMs = 60_000 } = {}): Promise<number> {
+export async function untilQuiet(pids: Array<number | undefined>, { windowMs = 5000, quietMicros = 250_000, maxMs = 60_000 } = {}): Promise<number> {
   const started = Date.now();
   const total = () => pids.reduce<number>((sum, pid) => sum + (cpuMicrosOf(pid) ?? 0), 0);
   const samples: Array<[number, number]> = [[Date.now(), total()]];
