@@ -100,8 +100,7 @@ export class BooksService {
     return book;
   }
 
-  /** `current_user_collection`: only for a logged-in caller, only the caller's own entry. */
-  /** The caller's own entries for these books, as `current_user_collection` shows them (none when anonymous). */
+  /** `current_user_collection` for each of these books: only for a logged-in caller, only the caller's own entries. */
   private async currentEntries(bookIds: string[], caller: Caller): Promise<Map<string, CurrentUserCollection>> {
     if (!caller.userId) return new Map();
     const entries = await this.collections.ofUserForBooks(caller.userId, bookIds);

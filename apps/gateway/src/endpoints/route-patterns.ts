@@ -1,5 +1,5 @@
 import { MAX_PATH_PARAM_LENGTH, PATH_ID_CHARACTERS, PATH_NAME_CHARACTERS } from '@plaza/contracts';
-import { ENDPOINT_LIST, HttpMethod } from './endpoint-table';
+import { EndpointDefinition, ENDPOINT_LIST, HttpMethod } from './endpoint-table';
 
 /** The path wildcards (docs/api/README.md, "Addresses"), as @plaza/contracts defines them for the services too. */
 export const WILDCARDS: Record<string, string> = {
@@ -28,7 +28,7 @@ export function toRegExp(path: string): RegExp {
   return new RegExp(`^${body}/?$`);
 }
 
-const patterns = ENDPOINT_LIST.map((e) => ({ method: e.method, regex: toRegExp(e.path) }));
+const patterns = ENDPOINT_LIST.map((e) => ({ method: e.method, regex: toRegExp(e.path), endpoint: e as EndpointDefinition }));
 const extraRoutes: Array<{ method: HttpMethod; regex: RegExp }> = [];
 
 /** Routes outside the table (OAuth, health, docs) register here so 404 vs 1014 stays right for them too. */
@@ -41,4 +41,10 @@ export function methodsForPath(path: string): Set<string> {
   const methods = new Set<string>();
   for (const p of [...patterns, ...extraRoutes]) if (p.regex.test(path)) methods.add(p.method);
   return methods;
+}
+
+/** The endpoint of the table that a request for `path` (no query) reaches, if any (HEAD as GET). */
+export function endpointFor(method: string, path: string): EndpointDefinition | undefined {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  return patterns.find((p) => p.method === wanted && p.regex.test(path))?.endpoint;
 }

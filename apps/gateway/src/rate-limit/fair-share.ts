@@ -27,17 +27,14 @@ export class FairShareCounters {
 
   /** The window's state when `key` has spent it, without counting a request; undefined while it has some left. */
   spent(key: string, limit: number, windowSeconds: number, now = Date.now()): WindowState | undefined {
-    const windowMs = windowSeconds * 1000;
-    const index = Math.floor(now / windowMs);
+    const { index, resetSeconds } = windowAt(now, windowSeconds);
     const window = this.windows.get(key);
     if (!window || window.index !== index || window.used < limit) return undefined;
-    return { limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - now) / 1000)), allowed: false };
+    return { limit, remaining: 0, resetSeconds, allowed: false };
   }
 
   take(key: string, limit: number, windowSeconds: number, now = Date.now()): WindowState {
-    const windowMs = windowSeconds * 1000;
-    const index = Math.floor(now / windowMs);
-    const resetSeconds = Math.max(1, Math.ceil(((index + 1) * windowMs - now) / 1000));
+    const { index, resetSeconds } = windowAt(now, windowSeconds);
     let window = this.windows.get(key);
     if (!window || window.index !== index) {
       window = { index, used: 0 };
@@ -47,4 +44,11 @@ export class FairShareCounters {
     window.used++;
     return { limit, remaining: limit - window.used, resetSeconds, allowed: true };
   }
+}
+
+/** The fixed window `now` falls in, and the seconds until it turns (at least one). */
+function windowAt(now: number, windowSeconds: number): { index: number; resetSeconds: number } {
+  const windowMs = windowSeconds * 1000;
+  const index = Math.floor(now / windowMs);
+  return { index, resetSeconds: Math.max(1, Math.ceil(((index + 1) * windowMs - now) / 1000)) };
 }

@@ -43,7 +43,7 @@ describe('InFlightLimit', () => {
   };
   beforeEach(() => (spentUsers = new Set()));
 
-  it("refuses a caller whose fair share is spent with 429/111 and the guard's RateLimit headers, on the paths the share counts", () => {
+  it("refuses a caller whose fair share is spent with 429/111 and the guard's RateLimit headers, on the endpoints the share counts", () => {
     const limit = make();
     spentUsers.add('7');
     const alice = (url: string) => request(url, { authorization: 'Bearer alice-token' });
@@ -52,8 +52,14 @@ describe('InFlightLimit', () => {
     expect(refused.status).toBe(429);
     expect(JSON.parse(refused.body ?? '')).toEqual({ msg: 'rate_limit_exceeded1', code: 111, request: 'GET /v2/book/search' });
     expect(refused.headers).toMatchObject({ 'ratelimit-limit': '600', 'ratelimit-remaining': '0', 'ratelimit-reset': '42', 'retry-after': '42', 'access-control-allow-origin': '*' });
-    // picture bytes, the OpenAPI document and /auth2/* are not counted; another user is not spent
-    for (const url of ['/v2/picture/a.png', '/v2/openapi.json', '/auth2/token']) expect(limit.admit(alice(url), new FakeResponse() as unknown as ServerResponse)).toBe(false);
+    // picture bytes, the OpenAPI document and explorer, /auth2/* and unknown paths are not counted
+    // by the guard, so not here either; another user is not spent
+    for (const url of ['/v2/picture/a.png', '/v2/openapi.json', '/v2/explorer', '/auth2/token', '/v2/book/not-an-id', '/v2/nothing']) {
+      const passed = new FakeResponse();
+      expect(limit.admit(alice(url), passed as unknown as ServerResponse)).toBe(false);
+      passed.emit('close'); // answered: its in-flight place is free again
+    }
+    expect(limit.admit(alice('/v2/movie/subject/1/?fields=id'), new FakeResponse() as unknown as ServerResponse)).toBe(true);
     expect(limit.admit(request('/v2/book/1'), new FakeResponse() as unknown as ServerResponse)).toBe(false);
   });
 

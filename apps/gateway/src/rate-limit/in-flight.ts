@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy } from '../access/access-policy';
 import { TokenVerifier } from '../auth/token-verifier';
+import { endpointFor } from '../endpoints/route-patterns';
 import { sendApiError } from '../http/error-body';
 import { shareOf } from '../http/request-context';
 import { requestIdOf } from '../http/request-id';
@@ -23,21 +24,13 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const SHARE_SPENT = new ApiError('rate_limit_exceeded1', 'fair share of the minute spent');
 
 /**
- * The paths the guard counts against a fair share: the API's endpoints, that is every `/v2/` path
- * but the picture bytes' (endpoint-table.ts, `unlimited`) and the OpenAPI document (no endpoint).
- */
-function countsAgainstFairShare(url: string): boolean {
-  return url.startsWith('/v2/') && !url.startsWith('/v2/picture/') && !url.startsWith('/v2/openapi.json');
-}
-
-/**
  * At most `limit` requests of one caller in this gateway at once (docs/DECISIONS.md, "Limits").
  * Counted and refused on Node's `request` event, before fastify builds a request and a reply: a
  * flood on hundreds of connections then costs the gateway a map lookup and a short answer per
  * request, and the requests of others queued behind it wait that much less. The caller is known
  * this early from a token verified before (a new token counts by address until its first answer).
  * A caller whose fair share of the minute is spent is refused here too (429/111 with the
- * RateLimit headers, as the guard would), for any path the share counts.
+ * RateLimit headers, as the guard would), on every endpoint the share counts.
  *
  * The refusal is written here with the headers fastify would set (security, request id, CORS),
  * unless the answer needs what only fastify's hooks add: a JSONP `callback`, the OAuth error
@@ -96,10 +89,17 @@ export class InFlightLimit {
     return false;
   }
 
+  /**
+   * Refuses a caller whose fair share is spent, on the endpoints the guard counts it for (every
+   * one but `unlimited`); any other request, or one it cannot place, goes on to the guard.
+   */
   private refusedForSpentShare(req: IncomingMessage, res: ServerResponse, caller: Caller, deps: InFlightDependencies): boolean {
-    if (!this.writable(req) || !countsAgainstFairShare(req.url ?? '/')) return false;
     const spent = deps.rateLimits.spentFairShare(caller);
-    if (!spent) return false;
+    if (!spent || !this.writable(req)) return false;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const endpoint = endpointFor(req.method ?? 'GET', query === -1 ? url : url.slice(0, query));
+    if (!endpoint || endpoint.unlimited) return false;
     Metrics.rateLimitRefused(spent.bucket);
     this.refuse(req, res, SHARE_SPENT, limitHeaders(spent.state, true));
     return true;
