@@ -146,3 +146,51 @@ describe('rate limits across two gateway replicas (docs/api/README.md, "Tiers an
     }
   }, 60_000);
 });
+
+describe("a signed-in user's fair share (docs/DECISIONS.md, \"Limits\")", () => {
+  let gateway: ExtraGateway;
+
+  beforeAll(async () => {
+    gateway = await startGateway({ RATE_LIMIT_NAMESPACE: `fs-${randomUUID().slice(0, 8)}`, RATE_LIMIT_USER_PER_MIN: '3' });
+  }, 60_000);
+
+  afterAll(async () => {
+    await gateway?.stop();
+  });
+
+  it('refuses the user with 429/111 and the RateLimit headers once the minute is spent, on every endpoint it counts, and no one else', async () => {
+    // the share is a fixed minute: start where the whole test fits in one
+    const intoMinute = Date.now() % 60_000;
+    if (intoMinute > 45_000) await new Promise((resolve) => setTimeout(resolve, 60_500 - intoMinute));
+    const token = await tokenFor(Users.carol);
+    const read = (path: string, query?: Record<string, string>) => get(path, { baseUrl: gateway.baseUrl, token, query });
+    for (let i = 0; i < 3; i++) expect((await read(COUNTED)).status).not.toBe(429);
+
+    // refused before fastify, and by the guard (a JSONP answer is the guard's): the same answer
+    const refusals = [await read(COUNTED), await read(MOVIE, { fields: 'id' })];
+    for (const refused of refusals) {
+      expectError(refused, 429, 111);
+      expect(refused.headers.get('ratelimit-limit')).toBe('3');
+      expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+      expect(refused.headers.get('x-ratelimit-limit')).toBe('3');
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+      const retryAfter = Number(refused.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(refused.headers.get('ratelimit-reset')).toBe(String(retryAfter));
+      expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(refused.headers.get('x-request-id')).toBeTruthy();
+    }
+    const jsonp = await read(COUNTED, { callback: 'cb' });
+    expect(jsonp.status).toBe(429);
+    expect(jsonp.text).toBe('/**/cb({"msg":"rate_limit_exceeded1","code":111,"request":"GET /v2/book/1"});');
+    expect(jsonp.headers.get('ratelimit-remaining')).toBe('0');
+
+    // not counted: the OpenAPI document, picture bytes (whatever they answer), a path no endpoint has
+    expect((await read('/v2/openapi.json')).status).toBe(200);
+    expect((await read('/v2/picture/none.png')).status).not.toBe(429);
+    expectError(await read('/v2/nothing'), 404, 1001);
+    // and another user has a share of their own
+    expect((await get(COUNTED, { baseUrl: gateway.baseUrl, token: await tokenFor(Users.dave) })).status).not.toBe(429);
+  });
+});
