@@ -115,6 +115,11 @@ describe('floods by one caller', () => {
     expect(flooded.statuses['504'] ?? 0).toBe(0);
     expect((flooded.statuses['429'] ?? 0) + (flooded.statuses['503'] ?? 0)).toBeGreaterThan(1000);
     expect(Object.keys(flooded.statuses).every((s) => ['200', '429', '503'].includes(s))).toBe(true);
+    // the book service queued what the gateway admitted rather than bouncing it back (its share is
+    // 8 running and 24 waiting, the gateway's 32: docs/DECISIONS.md, "Limits")
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.healthPort('book')}/metrics`)).text();
+    const shed = /^plaza_requests_shed_total\{[^}]*subject="book\.v1\.book\.search"[^}]*\} (\d+)/m.exec(metrics);
+    expect(Number(shed?.[1] ?? 0)).toBeLessThan(50);
     // and the book service stayed ready all along
     expect((await fetch(`http://127.0.0.1:${stack.healthPort('book')}/ready`)).status).toBe(200);
   });
