@@ -11,6 +11,7 @@ export * from './local-engine/local-read-model';
 export * from './local-engine/local-grouped-mirror';
 export * from './local-engine/local-search-index';
 export * from './local-engine/local-keyed-model';
+export * from './local-engine/packed-json';
 export * from './recovery/repair-journal';
 export * from './recovery/reconcile-confirm';
 export * from './recovery/change-feed';

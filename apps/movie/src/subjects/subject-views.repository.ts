@@ -2,10 +2,9 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { MovieSubject, SimpleSubject } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
-import { DatabaseEngine, LocalKeyedModel } from '@plaza/service-kit';
+import { DatabaseEngine, LocalKeyedModel, packJson, unpackJson } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { isDeepStrictEqual } from 'node:util';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { changeFields, compact, createOrChange, mapLimit, VersionFilter } from '../common/store';
 import { SubjectViewDocument } from './subject-view.schema';
 
@@ -35,7 +34,7 @@ interface HeldView {
 export class SubjectViewsRepository implements OnApplicationBootstrap {
   private readonly lock = new KeyedMutex();
   private readonly versionFilter: VersionFilter;
-  private readonly held = new LocalKeyedModel<SubjectViewDocument, HeldView>((doc) => ({ simple: doc.simple, packed: deflateRawSync(JSON.stringify(doc), { level: 1 }) }));
+  private readonly held = new LocalKeyedModel<SubjectViewDocument, HeldView>((doc) => ({ simple: doc.simple, packed: packJson(doc) }));
 
   constructor(
     @InjectModel(SubjectViewDocument.name) private readonly model: Model<SubjectViewDocument>,
@@ -55,7 +54,7 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
       local: async () => {
         if (!this.held.loaded) return this.stored(id);
         const view = this.held.get(id);
-        return view === undefined ? null : (JSON.parse(inflateRawSync(view.packed).toString()) as SubjectViewDocument);
+        return view === undefined ? null : unpackJson<SubjectViewDocument>(view.packed);
       },
     });
   }
