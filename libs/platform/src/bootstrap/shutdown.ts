@@ -1,4 +1,3 @@
-import type { INestApplication } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 import type { Logger } from 'pino';
 import { ReadinessRegistry } from '../health/readiness';
@@ -10,7 +9,7 @@ import { stopTracing } from '../observability/tracing';
  * grace period, exit 1 so the orchestrator's SIGKILL is never needed silently.
  */
 export function installGracefulShutdown(
-  app: INestApplication,
+  app: { close(): Promise<void> },
   nats: NatsConnection,
   logger: Logger,
   readiness: ReadinessRegistry,

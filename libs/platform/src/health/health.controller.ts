@@ -1,39 +1,33 @@
-import { Controller, Get, Inject, Res, Type } from '@nestjs/common';
-import { metricsText } from '../observability/metrics';
+import { Controller, Inject, Type } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { echoMessage, EchoResponse, pingMessage, PingRequest, PingResponse } from '@plaza/contracts';
-import type { FastifyReply } from 'fastify';
 import { hostname } from 'node:os';
+import type { ProbeAnswers } from './probe-server';
 import { ReadinessRegistry } from './readiness';
 
 /**
- * `/health` (the process is up), `/ready` (its dependencies answer) and `/metrics` (Prometheus)
- * over HTTP for probes and scrapes, and `<service>.v1.health.ping` over NATS for the gateway's /ready.
+ * An area service's health: `/health` (the process is up) and `/ready` (its dependencies answer)
+ * on its probe listener (probe-server.ts, with `/metrics`), and `<service>.v1.health.ping` over
+ * NATS for the gateway's /ready.
  */
+export function serviceProbeAnswers(service: string, readiness: ReadinessRegistry): ProbeAnswers {
+  const instance = `${hostname()}:${process.pid}`;
+  return {
+    health: () => ({ status: 'ok', service, instance, uptime: Math.round(process.uptime()) }),
+    ready: async () => {
+      const report = await readiness.report();
+      return { ok: report.status === 'ok', body: { service, ...report } };
+    },
+  };
+}
+
+/** The NATS side of a service's health: the gateway's readiness ping, and the benchmark's echo. */
 export function createHealthController(service: string): Type<unknown> {
   const instance = `${hostname()}:${process.pid}`;
 
   @Controller()
   class HealthController {
     constructor(@Inject(ReadinessRegistry) private readonly readiness: ReadinessRegistry) {}
-
-    @Get('health')
-    health() {
-      return { status: 'ok', service, instance, uptime: Math.round(process.uptime()) };
-    }
-
-    @Get('ready')
-    async ready(@Res() reply: FastifyReply) {
-      const report = await this.readiness.report();
-      await reply.status(report.status === 'ok' ? 200 : 503).send({ service, ...report });
-    }
-
-    @Get('metrics')
-    async metrics(@Res() reply: FastifyReply) {
-      const text = await metricsText();
-      if (!text) return reply.status(404).send({ status: 'metrics are off (METRICS_ENABLED=false)' });
-      await reply.header('content-type', text.contentType).send(text.body);
-    }
 
     @MessagePattern(pingMessage(service).subject)
     async ping(@Payload() request: PingRequest): Promise<PingResponse> {

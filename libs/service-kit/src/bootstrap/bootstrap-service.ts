@@ -1,14 +1,14 @@
 import { DynamicModule, Module, Type, ForwardReference } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { getConnectionToken } from '@nestjs/mongoose';
-import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { INestMicroservice } from '@nestjs/common';
 import { cacheValidationMetadata, ServiceName } from '@plaza/contracts';
 import type { Connection } from 'mongoose';
 import { hostname } from 'node:os';
 import {
   clockFromEnv, ConfigError, connectNats, createHealthController, createLogger, createMessageValidationPipe, DrainingNatsServer,
-  initMetrics, installGracefulShutdown, isNatsConnected, loadBannedWords, loadConfig, PinoNestLogger, PlatformModule, ReadinessRegistry,
-  RpcErrorFilter, ServiceConfig,
+  initMetrics, installGracefulShutdown, isNatsConnected, loadBannedWords, loadConfig, PinoNestLogger, PlatformModule, probePortOf, ReadinessRegistry,
+  RpcErrorFilter, ServiceConfig, serviceProbeAnswers, startProbeServer,
 } from '@plaza/platform';
 import { LeaseRefusedError, leaseForLocalEngine } from '../lease/service-lease';
 import { isFerretDbConnection } from '../mongo/database-engine';
@@ -25,10 +25,11 @@ export interface ServiceDefinition<C extends ServiceConfig> {
 
 /**
  * Starts one area service: a NATS microservice (queue group = service name) with its own
- * database, plus a tiny HTTP server for /health, /ready and /metrics. Every area's main.ts is
- * one call, after its instrumentation.ts (tracing must start before the database driver loads).
+ * database, plus the probe listener for /health, /ready and /metrics (probe-server.ts). Every
+ * area's main.ts is one call, after its instrumentation.ts (tracing must start before the
+ * database driver loads).
  */
-export async function bootstrapService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<NestFastifyApplication> {
+export async function bootstrapService<C extends ServiceConfig>(definition: ServiceDefinition<C>): Promise<INestMicroservice> {
   const { service } = definition;
   let config: C;
   try {
@@ -61,7 +62,9 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
     controllers: [createHealthController(service)],
   };
 
-  const app = await NestFactory.create<NestFastifyApplication>(root, new FastifyAdapter(), {
+  const limits = { maxConcurrent: config.MAX_CONCURRENT_REQUESTS, maxPerCaller: config.MAX_CONCURRENT_PER_CALLER, maxWaitingPerCaller: config.MAX_WAITING_PER_CALLER };
+  const app = await NestFactory.createMicroservice(root, {
+    strategy: new DrainingNatsServer(nats, { queue: service, logger, limits }),
     logger: new PinoNestLogger(logger.child({ context: 'nest' })),
   });
 
@@ -85,17 +88,11 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
     process.exit(1);
   }
 
-  // a hybrid app's microservice is initialised at once: global pipes and filters reach it only
-  // when set on the app and inherited
   app.useGlobalPipes(createMessageValidationPipe());
   app.useGlobalFilters(new RpcErrorFilter(logger));
-  const limits = { maxConcurrent: config.MAX_CONCURRENT_REQUESTS, maxPerCaller: config.MAX_CONCURRENT_PER_CALLER, maxWaitingPerCaller: config.MAX_WAITING_PER_CALLER };
-  app.connectMicroservice({ strategy: new DrainingNatsServer(nats, { queue: service, logger, limits }) }, { inheritAppConfig: true });
-
-  await app.startAllMicroservices();
-  await app.listen(config.HEALTH_PORT, config.HEALTH_HOST);
-  const address = app.getHttpServer().address();
-  logger.info({ healthPort: typeof address === 'object' ? address?.port : address }, `${service} service started`);
+  await app.listen();
+  const probes = await startProbeServer(config.HEALTH_HOST, config.HEALTH_PORT, serviceProbeAnswers(service, readiness));
+  logger.info({ healthPort: probePortOf(probes) }, `${service} service started`);
 
   installGracefulShutdown(app, nats, logger, readiness, config.SHUTDOWN_GRACE_MS);
   return app;
