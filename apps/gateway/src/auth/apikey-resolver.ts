@@ -1,6 +1,6 @@
 import { ApiError, AppSummary, IdentityMessages } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
-import { LRUCache } from 'lru-cache';
+import { lazyLru, ServiceBus } from '@plaza/platform';
+
 import { RevocationList } from './revocation-list';
 
 /**
@@ -8,7 +8,7 @@ import { RevocationList } from './revocation-list';
  * hop; a block takes effect at once through the revocation list that every gateway mirrors.
  */
 export class ApikeyResolver {
-  private readonly cache = new LRUCache<string, AppSummary | 'unknown'>({ max: 10_000, ttl: 60_000 });
+  private readonly cache = lazyLru<string, AppSummary | 'unknown'>(10_000, { ttl: 60_000 });
 
   constructor(
     private readonly bus: ServiceBus,

@@ -1,7 +1,7 @@
 import { AccessTokenClaims, ApiError, Caller, IdentityMessages, MovieTier } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { lazyLru, ServiceBus } from '@plaza/platform';
 import { createLocalJWKSet, errors as joseErrors, JSONWebKeySet, jwtVerify } from 'jose';
-import { LRUCache } from 'lru-cache';
+
 import type { Logger } from 'pino';
 import { RevocationList } from './revocation-list';
 
@@ -18,7 +18,7 @@ interface Verified {
 export class TokenVerifier {
   private keySet?: ReturnType<typeof createLocalJWKSet>;
   private lastRefresh = 0;
-  private readonly verified = new LRUCache<string, Verified>({ max: 50_000 });
+  private readonly verified = lazyLru<string, Verified>(50_000);
 
   constructor(
     private readonly bus: ServiceBus,

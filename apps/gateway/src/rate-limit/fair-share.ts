@@ -1,4 +1,5 @@
-import { LRUCache } from 'lru-cache';
+import { lazyLru } from '@plaza/platform';
+import type { LRUCache } from 'lru-cache';
 import type { WindowState } from './rate-limiter';
 
 interface Window {
@@ -22,7 +23,7 @@ export class FairShareCounters {
 
   /** @param maxKeys callers tracked at once; the least recently seen are forgotten first */
   constructor(maxKeys = 100_000) {
-    this.windows = new LRUCache<string, Window>({ max: maxKeys });
+    this.windows = lazyLru<string, Window>(maxKeys);
   }
 
   /** The window's state when `key` has spent it, without counting a request; undefined while it has some left. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { KV, NatsConnection } from 'nats';
-import { RATE_LIMIT_BUCKET, rateLimitBucketOptions } from '@plaza/platform';
-import { LRUCache } from 'lru-cache';
+import { lazyLru, RATE_LIMIT_BUCKET, rateLimitBucketOptions } from '@plaza/platform';
+
 
 export interface WindowState {
   limit: number;
@@ -23,7 +23,7 @@ const decoder = new TextDecoder();
 export class RateLimiter {
   private kv?: KV;
   /** Windows known to be exhausted: answered locally until they reset. */
-  private readonly exhausted = new LRUCache<string, number>({ max: 100_000 });
+  private readonly exhausted = lazyLru<string, number>(100_000);
 
   constructor(private readonly nc: NatsConnection) {}
 
