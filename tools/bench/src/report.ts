@@ -186,7 +186,7 @@ export function renderMarkdown(report: Report): string {
       lines.push(`| ${c.scenario} | ${processes.map((p) => f(c.micros[p])).join(' | ')} | ${f(total)} |`);
     }
   }
-  lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and each service restarted on it (as a second `npm start` finds it),', `before any request, ${report.idleAfterSeconds ?? '?'} s after the restart: once the whole stack has used under 0.25 s of CPU in 5 s (its read models loaded), 60 s at most; peak: at the end of the run.`, '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
+  lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and the database engine and each service restarted on it (as a second `npm start` finds it),', `before any request, ${report.idleAfterSeconds ?? '?'} s after the restart: left alone that long (what loading the read models raised given back: FerretDB's Go runtime gives it back on its periodic collection, two minutes after its start), and once the whole stack has used under 0.25 s of CPU in 5 s; peak: at the end of the run.`, '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
   for (const m of report.memory) lines.push(`| ${m.process} | ${m.idleMb} | ${m.peakMb} |`);
   if (report.scale.length > 0) {
     lines.push('', '## Growth with catalogue size (local engine: FerretDB on SQLite)', '');

@@ -19,6 +19,9 @@ export type AppName = ServiceApp | 'gateway';
  */
 export const APP_V8_FLAGS = ['--no-allocation-site-pretenuring'];
 
+/** The embedded FerretDB's soft memory limit (Go's `GOMEMLIMIT`); a `GOMEMLIMIT` in the environment replaces it. */
+export const FERRETDB_MEMORY_LIMIT = '64MiB';
+
 /**
  * Plus, on one machine, one V8 helper thread per process (Node's default is four): seven
  * processes share the machine's cores anyway, and each idle thread costs about 2 MiB of RSS
@@ -249,6 +252,10 @@ export class Stack {
           '--log-level=warn',
           `--state-dir=${dir}`,
         ],
+        // a soft limit on the Go heap: what a burst raised (an import, the services loading their
+        // read models) goes back to the system within seconds rather than minutes; under steady
+        // load FerretDB's heap stays below it (docs/PERFORMANCE.md, "Memory")
+        env: { GOMEMLIMIT: process.env.GOMEMLIMIT || FERRETDB_MEMORY_LIMIT },
         logFile: join(this.logDir, 'ferretdb.log'),
       });
     }
