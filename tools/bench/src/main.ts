@@ -149,7 +149,7 @@ async function main(): Promise<void> {
     // collections after a start go on)
     const restarted = Date.now();
     const quietPids = [...stack.apps.values()].map((p) => p.pid).concat(stack.mongo?.process.pid, stack.nats?.process.pid);
-    await untilQuiet(quietPids, { maxMs: 120_000 });
+    await untilQuiet(quietPids, { maxMs: quick ? 60_000 : 120_000 });
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (Date.now() - restarted))));
     const waitedMs = Date.now() - restarted;
     report.idleAfterSeconds = Math.round(waitedMs / 1000);
