@@ -37,7 +37,7 @@ const PACED_ROUNDS = quick ? 1 : 7;
 /** Lighter open-loop loads (fractions of the warm maximum) whose CPU per request the report shows next to half rate's. */
 const LIGHTER_LOADS = [0.25, 0.1];
 /**
- * Idle memory is read this long after the restart on the catalogue (at the earliest): the V8
+ * Idle memory is read this long after the stack restarted on the catalogue is ready (at the earliest): the V8
  * heaps give back what loading the read models left within about 30 s, FerretDB's Go runtime on
  * its periodic collection, two minutes after its start. The quick run reads it once quiet.
  */
@@ -147,16 +147,16 @@ async function main(): Promise<void> {
     // idle is as an operator finds a stack left alone (IDLE_AFTER_MS), and not before the whole
     // stack has been quiet for 5 s (under 0.25 s of CPU between all of it: lease renewals and V8's
     // collections after a start go on)
-    const restarted = Date.now();
+    const ready = Date.now();
     const quietPids = [...stack.apps.values()].map((p) => p.pid).concat(stack.mongo?.process.pid, stack.nats?.process.pid);
     await untilQuiet(quietPids, { maxMs: quick ? 60_000 : 120_000 });
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (Date.now() - restarted))));
-    const waitedMs = Date.now() - restarted;
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, IDLE_AFTER_MS - (Date.now() - ready))));
+    const waitedMs = Date.now() - ready;
     report.idleAfterSeconds = Math.round(waitedMs / 1000);
     const idle = new Map([...stack.apps.entries()].map(([n, p]) => [n, memoryOf(p.pid)?.rss ?? 0]));
     if (stack.mongo) idle.set(stack.mongo.kind, memoryOf(stack.mongo.process.pid)?.rss ?? 0);
     if (stack.nats) idle.set('nats-server', memoryOf(stack.nats.process.pid)?.rss ?? 0);
-    say(`idle at the catalogue, database and services restarted, quiet after ${Math.round(waitedMs / 1000)} s: ${[...idle.values()].reduce((a, v) => a + v, 0)} MiB`);
+    say(`idle at the catalogue, database and services restarted, read ${Math.round(waitedMs / 1000)} s after they were ready: ${[...idle.values()].reduce((a, v) => a + v, 0)} MiB`);
     const ids: CatalogueIds = await readIds(file);
 
     const cold = await stack.startExtraGateway({ RESPONSE_CACHE_ENABLED: 'false', BENCH_ENDPOINTS: 'true', LOG_LEVEL: process.env.BENCH_LOG_LEVEL || 'warn' });

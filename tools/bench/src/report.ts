@@ -85,7 +85,7 @@ export interface Report {
   /** The answers baseline R sends: their mean size and the share of their bytes outside ASCII. */
   recordedAnswers?: { bytes: number; nonAscii: number };
   memory: Array<{ process: string; idleMb: number; peakMb: number }>;
-  /** Seconds after the restart when the idle figures were read (the stack quiet for 5 s, or the cap). */
+  /** Seconds after the restarted stack was ready when the idle figures were read. */
   idleAfterSeconds?: number;
   /** Microseconds of CPU per request in each process of the stack, for the scenarios paired with a baseline. */
   cpu: Array<{ scenario: string; micros: Record<string, number> }>;
@@ -186,7 +186,7 @@ export function renderMarkdown(report: Report): string {
       lines.push(`| ${c.scenario} | ${processes.map((p) => f(c.micros[p])).join(' | ')} | ${f(total)} |`);
     }
   }
-  lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and the database engine and each service restarted on it (as a second `npm start` finds it),', `before any request, ${report.idleAfterSeconds ?? '?'} s after the restart: left alone that long (what loading the read models raised given back: FerretDB's Go runtime gives it back on its periodic collection, two minutes after its start), and once the whole stack has used under 0.25 s of CPU in 5 s; peak: at the end of the run.`, '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
+  lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and the database engine and each service restarted on it (as a second `npm start` finds it),', `before any request, read ${report.idleAfterSeconds ?? '?'} s after the restarted stack was ready and once all of it had used under 0.25 s of CPU in 5 s (a full run waits 150 s: what loading the read models raised has been given back by then, docs/PERFORMANCE.md "Memory"); peak: at the end of the run.`, '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
   for (const m of report.memory) lines.push(`| ${m.process} | ${m.idleMb} | ${m.peakMb} |`);
   if (report.scale.length > 0) {
     lines.push('', '## Growth with catalogue size (local engine: FerretDB on SQLite)', '');

@@ -20,7 +20,7 @@ export type AppName = ServiceApp | 'gateway';
 export const APP_V8_FLAGS = ['--no-allocation-site-pretenuring'];
 
 /** The embedded FerretDB's soft memory limit (Go's `GOMEMLIMIT`); a `GOMEMLIMIT` in the environment replaces it. */
-export const FERRETDB_MEMORY_LIMIT = '64MiB';
+const FERRETDB_MEMORY_LIMIT = '64MiB';
 
 /**
  * Plus, on one machine, one V8 helper thread per process (Node's default is four): seven

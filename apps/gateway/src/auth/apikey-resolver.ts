@@ -1,6 +1,5 @@
 import { ApiError, AppSummary, IdentityMessages } from '@plaza/contracts';
 import { lazyLru, ServiceBus } from '@plaza/platform';
-
 import { RevocationList } from './revocation-list';
 
 /**

@@ -1,7 +1,6 @@
 import { AccessTokenClaims, ApiError, Caller, IdentityMessages, MovieTier } from '@plaza/contracts';
 import { lazyLru, ServiceBus } from '@plaza/platform';
 import { createLocalJWKSet, errors as joseErrors, JSONWebKeySet, jwtVerify } from 'jose';
-
 import type { Logger } from 'pino';
 import { RevocationList } from './revocation-list';
 

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { KV, NatsConnection } from 'nats';
 import { lazyLru, RATE_LIMIT_BUCKET, rateLimitBucketOptions } from '@plaza/platform';
 
-
 export interface WindowState {
   limit: number;
   remaining: number;
