@@ -4,6 +4,8 @@ export * from './config/banned-words-file';
 export * from './logging/logger';
 export * from './nats/nats-connection';
 export * from './nats/service-bus';
+export * from './nats/service-json';
+export * from './nats/json-bytes';
 export * from './nats/draining-nats.server';
 export * from './nats/reply-budget';
 export * from './errors/rpc-error.filter';

@@ -2,10 +2,10 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { InjectConnection } from '@nestjs/mongoose';
 import {
   Annotation, AnnotationFormat, AnnotationInput, AnnotationList, AnnotationReadQuery, ApiError, BookAnnotationsQuery, Caller,
-  checkAnnotationPlacement, envelope, isPrivate, PageRequest, PictureRef, SimpleUser,
+  checkAnnotationPlacement, isPrivate, PageRequest, PictureRef, SimpleUser,
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, ReadinessRegistry, UsersDirectory, withinPageBudget } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, KeyedMutex, LOGGER, Logger, objectJson, pageJson, ReadinessRegistry, ServiceJson, UsersDirectory } from '@plaza/platform';
 import { RepairJournal, scheduleSweeps, Sequences, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
@@ -187,7 +187,7 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** GET /v2/book/:id/annotations: public annotations only (docs/api/book.md, "Decisions", 6), by `order`, default rank. */
-  async listByBook(bookId: string, query: BookAnnotationsQuery, page: PageRequest): Promise<AnnotationList> {
+  async listByBook(bookId: string, query: BookAnnotationsQuery, page: PageRequest): Promise<ServiceJson<AnnotationList>> {
     const book = await this.books.requireBook(bookId);
     const { total, items } = await this.annotations.list(
       { bookId, pageNo: query.page, includePrivate: false },
@@ -199,7 +199,7 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** GET /v2/book/user/:name/annotations, last changed first; the author also sees private ones. */
-  async listByUser(ref: string, query: AnnotationReadQuery, page: PageRequest, caller: Caller): Promise<AnnotationList> {
+  async listByUser(ref: string, query: AnnotationReadQuery, page: PageRequest, caller: Caller): Promise<ServiceJson<AnnotationList>> {
     const user = await requireUser(this.users, ref);
     const { total, items } = await this.annotations.list({ authorId: user.id, includePrivate: caller.userId === user.id }, 'updated', page.start, page.count);
     return this.presentList(items, total, page, query.format ?? 'text', await this.bookRecords.byIds(items.map((a) => a.book_id)));
@@ -211,13 +211,13 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
     page: PageRequest,
     format: AnnotationFormat,
     books: Map<string, BookView>,
-  ): Promise<AnnotationList> {
+  ): Promise<ServiceJson<AnnotationList>> {
     const authors = await simpleUsers(this.users, [...new Set(items.map((a) => a.author_id))]);
     const annotations = items.flatMap((a) => {
       const book = books.get(a.book_id);
-      return book ? [this.present(a, book, authors(a.author_id), format)] : [];
+      return book ? [this.presentJson(a, book, authors(a.author_id), format)] : [];
     });
-    return envelope('annotations', page.start, total, withinPageBudget(annotations));
+    return pageJson('annotations', page.start, total, annotations);
   }
 
   /** The caller's own annotation; someone else's private one is as good as missing. */
@@ -243,25 +243,37 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   present(doc: AnnotationDocument, book: BookView, author: SimpleUser, format: AnnotationFormat): Annotation {
+    const { head, rest } = this.parts(doc, author, format);
+    return { ...head, book: this.books.present(book), ...rest };
+  }
+
+  /** `present` as JSON, the book's part held by BooksService.presentJson. */
+  private presentJson(doc: AnnotationDocument, book: BookView, author: SimpleUser, format: AnnotationFormat): Buffer {
+    const { head, rest } = this.parts(doc, author, format);
+    return objectJson(head, jsonField('book', this.books.presentJson(book)), rest);
+  }
+
+  /** An annotation's fields before its book and after it, in the order shown. */
+  private parts(doc: AnnotationDocument, author: SimpleUser, format: AnnotationFormat): { head: Pick<Annotation, 'id' | 'book_id'>; rest: Omit<Annotation, 'id' | 'book_id' | 'book'> } {
     const urls = new Map(Object.entries(doc.photos ?? {}).map(([n, p]) => [Number(n), this.pictureUrls.url(p.key, p.format, !doc.private)]));
     const firstPicture = referencedPictures(doc.content).flatMap((n) => urls.get(n) ?? [])[0];
     return {
-      id: doc._id,
-      book_id: doc.book_id,
-      book: this.books.present(book),
-      author_id: doc.author_id,
-      author_user: author,
-      chapter: doc.chapter ?? '',
-      page_no: doc.page_no ?? 0,
-      privacy: doc.private ? 2 : 1,
-      abstract: abstractOf(doc.content),
-      content: format === 'html' ? renderHtml(doc.content, (n) => urls.get(n)) : doc.content,
-      abstract_photo: firstPicture ?? '',
-      photos: Object.fromEntries([...urls.entries()].sort(([a], [b]) => a - b).map(([n, url]) => [String(n), url])),
-      last_photo: doc.last_photo ?? 0,
-      comments_count: doc.comments_count ?? 0,
-      hasmath: false,
-      time: formatTimestamp(new Date(doc.created), this.config.SERVICE_TIMEZONE),
+      head: { id: doc._id, book_id: doc.book_id },
+      rest: {
+        author_id: doc.author_id,
+        author_user: author,
+        chapter: doc.chapter ?? '',
+        page_no: doc.page_no ?? 0,
+        privacy: doc.private ? 2 : 1,
+        abstract: abstractOf(doc.content),
+        content: format === 'html' ? renderHtml(doc.content, (n) => urls.get(n)) : doc.content,
+        abstract_photo: firstPicture ?? '',
+        photos: Object.fromEntries([...urls.entries()].sort(([a], [b]) => a - b).map(([n, url]) => [String(n), url])),
+        last_photo: doc.last_photo ?? 0,
+        comments_count: doc.comments_count ?? 0,
+        hasmath: false,
+        time: formatTimestamp(new Date(doc.created), this.config.SERVICE_TIMEZONE),
+      },
     };
   }
 }

@@ -4,7 +4,7 @@ import {
   ApiError, Caller, Collection, CollectionInput, CollectionList, CollectionLookupQuery, envelope, isPrivate, PageRequest,
   parseRfc3339, parseTags, TagList, toCollectionStatus, UserCollectionsQuery,
 } from '@plaza/contracts';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, KeyedMutex, objectJson, pageJson, ServiceJson, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
@@ -134,7 +134,7 @@ export class CollectionsService {
   }
 
   /** GET /v2/book/user/:name/collections, newest change first; others see public entries only. */
-  async listByUser(ref: string, query: UserCollectionsQuery, page: PageRequest, caller: Caller): Promise<CollectionList> {
+  async listByUser(ref: string, query: UserCollectionsQuery, page: PageRequest, caller: Caller): Promise<ServiceJson<CollectionList>> {
     const user = await requireUser(this.users, ref);
     const { total, items } = await this.collections.listByUser(
       user.id,
@@ -152,9 +152,9 @@ export class CollectionsService {
     const books = await this.bookRecords.byIds(items.map((c) => c.book_id));
     const collections = items.flatMap((c) => {
       const book = books.get(c.book_id);
-      return book ? [this.present(c, book)] : [];
+      return book ? [this.presentJson(c, book)] : [];
     });
-    return envelope('collections', page.start, total, collections);
+    return pageJson('collections', page.start, total, collections);
   }
 
   /** A user's tags with how many entries carry each (public entries only, unless the owner asks), the most used first. */
@@ -183,9 +183,17 @@ export class CollectionsService {
   }
 
   present(entry: CollectionDocument, book: BookView): Collection {
+    return { book: this.books.present(book), ...this.entryFields(entry) };
+  }
+
+  /** `present` as JSON, the book's part held by BooksService.presentJson. */
+  private presentJson(entry: CollectionDocument, book: BookView): Buffer {
+    return objectJson(jsonField('book', this.books.presentJson(book)), this.entryFields(entry));
+  }
+
+  private entryFields(entry: CollectionDocument): Omit<Collection, 'book'> {
     const rating = userRating(entry.rating);
     return {
-      book: this.books.present(book),
       book_id: entry.book_id,
       comment: entry.comment ?? '',
       id: entry.id,

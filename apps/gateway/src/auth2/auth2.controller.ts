@@ -1,7 +1,7 @@
 import { Controller, Get, HttpCode, Inject, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiExcludeEndpoint, ApiTags } from '@nestjs/swagger';
 import { ApiError, AuthorizeDecision, AuthorizeRequest, IdentityMessages, RevokeRequest, TokenRequest, TokenResponse } from '@plaza/contracts';
-import { ServiceBus } from '@plaza/platform';
+import { ServiceBus, Forwarded } from '@plaza/platform';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { registerExtraRoute } from '../endpoints/route-patterns';
@@ -119,11 +119,11 @@ export class Auth2Controller {
   @Post('revoke')
   @HttpCode(200)
   @ApiBody({ type: RevokeRequest })
-  async revoke(@Req() request: FastifyRequest): Promise<Record<string, never>> {
+  async revoke(@Req() request: FastifyRequest): Promise<Forwarded<Record<string, never>>> {
     this.requireHttps(request);
     const body = await readTextBody(request, RevokeRequest);
     const basic = basicCredentials(request);
-    return this.bus.request(
+    return this.bus.forward(
       IdentityMessages.revokeToken,
       { ...body, client_id: body.client_id ?? basic.client_id, client_secret: body.client_secret ?? basic.client_secret },
       originOf(request),

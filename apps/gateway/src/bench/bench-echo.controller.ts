@@ -14,6 +14,6 @@ export class BenchEchoController {
 
   @Get('echo')
   echo(@Query('n') n?: string) {
-    return this.bus.request(echoMessage('event'), { echo: typeof n === 'string' ? n.slice(0, 50) : '' });
+    return this.bus.forward(echoMessage('event'), { echo: typeof n === 'string' ? n.slice(0, 50) : '' });
   }
 }

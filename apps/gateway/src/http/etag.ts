@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** A strong ETag of the exact bytes sent. */
-export function etagOf(payload: string): string {
+export function etagOf(payload: string | Buffer): string {
   return `"${createHash('sha1').update(payload).digest('base64url')}"`;
 }
 

@@ -15,6 +15,8 @@ export interface RequestState {
   cacheGeneration?: number;
   /** Rate-limit headers to add to the response. */
   rateLimitHeaders?: Record<string, string>;
+  /** The body is a service's JSON as bytes (response-shaping.hooks.ts), which JSONP and the ETag take like a JSON text. */
+  sendsJsonBytes?: boolean;
 }
 
 declare module 'fastify' {

@@ -30,10 +30,12 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
   function shape(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
     const state = request.plaza;
     if (state?.rateLimitHeaders) reply.headers(state.rateLimitHeaders);
-    if (typeof payload !== 'string') return payload;
-    let body = payload;
+    let body: string | Buffer;
+    if (typeof payload === 'string') body = payload;
+    else if (state?.sendsJsonBytes && payload instanceof Buffer) body = payload;
+    else return payload;
     if (state?.jsonpCallback && String(reply.getHeader('content-type') ?? '').includes('json')) {
-      body = jsonp(state.jsonpCallback, body);
+      body = jsonp(state.jsonpCallback, body.toString('utf8'));
       reply.header('content-type', 'text/javascript; charset=utf-8');
     }
     if ((request.method === 'GET' || request.method === 'HEAD') && reply.statusCode === 200) {

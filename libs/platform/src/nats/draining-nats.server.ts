@@ -1,4 +1,4 @@
-import { ServerNats } from '@nestjs/microservices';
+import { NatsOptions, OutgoingResponse, ServerNats } from '@nestjs/microservices';
 import { context as otelContext, Span } from '@opentelemetry/api';
 import { ApiError } from '@plaza/contracts';
 import type { Msg, MsgHdrs, NatsConnection, Subscription } from 'nats';
@@ -9,6 +9,7 @@ import { Admission, AdmissionLimits } from './admission';
 import { FairTurns } from './fair-turns';
 import { publishBatchFor } from './publish-batch';
 import { CALLER_HEADER } from './service-bus';
+import { replyPacketWithJson } from './service-json';
 
 /** What the server knows of a request between its arrival and its reply (metrics, trace, its place). */
 interface Handling {
@@ -100,6 +101,18 @@ export class DrainingNatsServer extends ServerNats {
       this.drainOptions.logger.error({ err, channel }, 'message could not be handled');
       return undefined;
     }
+  }
+
+  /** Nest's serializer, except for an answer given as JSON bytes (ServiceJson), which is sent as it is. */
+  protected override initializeSerializer(options: NatsOptions['options']): void {
+    super.initializeSerializer(options);
+    const nest = this.serializer;
+    this.serializer = {
+      serialize: (packet: OutgoingResponse) => {
+        const data = replyPacketWithJson(packet);
+        return data ? { data } : nest.serialize(packet);
+      },
+    };
   }
 
   override getPublisher(natsMsg: object, id: string, ctx: never): (response: { isDisposed?: boolean; status?: string; err?: unknown }) => unknown {

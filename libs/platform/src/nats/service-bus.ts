@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { Metrics, NatsOutcome, secondsSince } from '../observability/metrics';
 import { endSpan, startNatsClientSpan, traceHeaders, tracingActive } from '../observability/tracing';
 import { PublishBatch, publishBatchFor } from './publish-batch';
+import { Forwarded, responseBytesOf, ServiceJson } from './service-json';
 
 export interface RequestOptions {
   /** Milliseconds before the request fails with 504/1102. */
@@ -133,20 +134,45 @@ export class ServiceBus {
     payload: Req,
     options: RequestOptions = {},
   ): Promise<Res> {
+    return this.exchange(message, payload, options, (raw) => answerOf(parseReply<Res>(raw), message.subject));
+  }
+
+  /**
+   * `request`, answered as the service's JSON bytes rather than an object (undefined when the
+   * service answered nothing): for a controller that hands the answer to the client as it is
+   * (docs/ARCHITECTURE.md, "Gateway").
+   */
+  async forward<Req extends object, Res>(
+    message: MessageDefinition<Req, Res>,
+    payload: Req,
+    options: RequestOptions = {},
+  ): Promise<Forwarded<Res>> {
+    return this.exchange(message, payload, options, (raw, id) => {
+      const bytes = responseBytesOf(raw, id);
+      if (bytes) return new ServiceJson<Res>(bytes);
+      // another shape: an error (thrown here), an empty answer (sent empty, as `request`'s), anything else
+      const answer = answerOf(parseReply<Res>(raw), message.subject);
+      return answer === undefined ? undefined : ServiceJson.of(answer);
+    });
+  }
+
+  private async exchange<Req extends object, Res, T>(
+    message: MessageDefinition<Req, Res>,
+    payload: Req,
+    options: RequestOptions,
+    read: (raw: Uint8Array, id: string) => T,
+  ): Promise<T> {
     const started = performance.now();
     // the trace context is taken now: the publish itself leaves later, from the batch
     const traced = tracingActive() ? startNatsClientSpan(message.subject, options.trace) : undefined;
     try {
-      const packet = encoder.encode(JSON.stringify({ pattern: message.subject, data: payload, id: randomUUID() }));
+      const id = randomUUID();
+      const packet = encoder.encode(JSON.stringify({ pattern: message.subject, data: payload, id }));
       const raw = await this.send(message.subject, packet, options.timeout ?? this.defaultTimeout, options, traced && ((set) => traceHeaders(traced.context, set)));
-      const reply = JSON.parse(decoder.decode(raw)) as NestReply<Res>;
-      if (reply.err !== undefined && reply.err !== null) {
-        if (ApiError.isPayload(reply.err)) throw rebuildApiError(reply.err);
-        throw new ApiError('internal_error', `${message.subject}: unexpected error reply`);
-      }
+      const answer = read(raw, id);
       Metrics.natsClientRequest(message.subject, 'ok', secondsSince(started));
       if (traced) endSpan(traced.span, 'ok');
-      return reply.response as Res;
+      return answer;
     } catch (err) {
       const outcome = outcomeOf(err);
       Metrics.natsClientRequest(message.subject, outcome, secondsSince(started));
@@ -164,6 +190,19 @@ export class ServiceBus {
   get connection(): NatsConnection {
     return this.nc;
   }
+}
+
+function parseReply<Res>(raw: Uint8Array): NestReply<Res> {
+  return JSON.parse(decoder.decode(raw)) as NestReply<Res>;
+}
+
+/** The reply's answer, or the service's error thrown as the ApiError it was. */
+function answerOf<Res>(reply: NestReply<Res>, subject: string): Res {
+  if (reply.err !== undefined && reply.err !== null) {
+    if (ApiError.isPayload(reply.err)) throw rebuildApiError(reply.err);
+    throw new ApiError('internal_error', `${subject}: unexpected error reply`);
+  }
+  return reply.response as Res;
 }
 
 function translateNatsError(err: unknown, subject: string): ApiError {

@@ -25,7 +25,7 @@ export class BookAnnotationsController {
 
   @Endpoint(Endpoints.annotationGet)
   get(@Param('id') id: string, @Query() query: AnnotationReadQuery, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.getAnnotation, { id, query, caller }, origin);
+    return this.bus.forward(BookMessages.getAnnotation, { id, query, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookAnnotations)
@@ -36,7 +36,7 @@ export class BookAnnotationsController {
     @CurrentCaller() caller: Caller,
     @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(BookMessages.bookAnnotations, { bookId, query, page, caller }, origin);
+    return this.bus.forward(BookMessages.bookAnnotations, { bookId, query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.userAnnotations)
@@ -47,7 +47,7 @@ export class BookAnnotationsController {
     @CurrentCaller() caller: Caller,
     @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(BookMessages.userAnnotations, { user, query, page, caller }, origin);
+    return this.bus.forward(BookMessages.userAnnotations, { user, query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.annotationCreate)
@@ -70,6 +70,6 @@ export class BookAnnotationsController {
 
   @Endpoint(Endpoints.annotationDelete)
   remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.deleteAnnotation, { id, caller }, origin);
+    return this.bus.forward(BookMessages.deleteAnnotation, { id, caller }, origin);
   }
 }

@@ -14,26 +14,26 @@ export class BookRecordsController {
 
   @Endpoint(Endpoints.bookGet)
   get(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.getBook, { id, caller }, origin);
+    return this.bus.forward(BookMessages.getBook, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookByIsbn)
   byIsbn(@Param('name') isbn: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.getBookByIsbn, { isbn, caller }, origin);
+    return this.bus.forward(BookMessages.getBookByIsbn, { isbn, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookSearch)
   search(@Query() query: BookSearchQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.search, { query, page, caller }, origin);
+    return this.bus.forward(BookMessages.search, { query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.bookTags)
   tags(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.bookTags, { id, page, caller }, origin);
+    return this.bus.forward(BookMessages.bookTags, { id, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.seriesBooks)
   seriesBooks(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.seriesBooks, { id, page, caller }, origin);
+    return this.bus.forward(BookMessages.seriesBooks, { id, page, caller }, origin);
   }
 }

@@ -16,7 +16,7 @@ export class BookCollectionsController {
 
   @Endpoint(Endpoints.bookCollectionGet)
   get(@Param('id') bookId: string, @Query() query: CollectionLookupQuery, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.getCollection, { bookId, query, caller }, origin);
+    return this.bus.forward(BookMessages.getCollection, { bookId, query, caller }, origin);
   }
 
   @Endpoint(Endpoints.userCollections)
@@ -27,34 +27,34 @@ export class BookCollectionsController {
     @CurrentCaller() caller: Caller,
     @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(BookMessages.userCollections, { user, query, page, caller }, origin);
+    return this.bus.forward(BookMessages.userCollections, { user, query, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.userBookTags)
   userTags(@Param('name') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.userTags, { user, page, caller }, origin);
+    return this.bus.forward(BookMessages.userTags, { user, page, caller }, origin);
   }
 
   /** Deprecated alias of /v2/book/user/:name/tags (docs/api/README.md, "Versions"). */
   @Endpoint(Endpoints.userTagsDeprecated)
   userTagsDeprecated(@Param('id') user: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.userTags, { user, page, caller }, origin);
+    return this.bus.forward(BookMessages.userTags, { user, page, caller }, origin);
   }
 
   @Endpoint(Endpoints.collectionCreate)
   async create(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.collectionCreate.body.dto);
-    return this.bus.request(BookMessages.createCollection, { bookId, input, caller }, origin);
+    return this.bus.forward(BookMessages.createCollection, { bookId, input, caller }, origin);
   }
 
   @Endpoint(Endpoints.collectionUpdate)
   async update(@Param('id') bookId: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.collectionUpdate.body.dto);
-    return this.bus.request(BookMessages.updateCollection, { bookId, input, caller }, origin);
+    return this.bus.forward(BookMessages.updateCollection, { bookId, input, caller }, origin);
   }
 
   @Endpoint(Endpoints.collectionDelete)
   remove(@Param('id') bookId: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.deleteCollection, { bookId, caller }, origin);
+    return this.bus.forward(BookMessages.deleteCollection, { bookId, caller }, origin);
   }
 }

@@ -17,18 +17,18 @@ export class BookReviewsController {
   @Endpoint(Endpoints.reviewCreate)
   async create(@Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.reviewCreate.body.dto);
-    return this.bus.request(BookMessages.createReview, { input, caller }, origin);
+    return this.bus.forward(BookMessages.createReview, { input, caller }, origin);
   }
 
   @Endpoint(Endpoints.reviewUpdate)
   async update(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     const { input } = await readBookWrite(request, Endpoints.reviewUpdate.body.dto);
-    return this.bus.request(BookMessages.updateReview, { id, input, caller }, origin);
+    return this.bus.forward(BookMessages.updateReview, { id, input, caller }, origin);
   }
 
   /** 200 with `{}` (docs/api/book.md). */
   @Endpoint(Endpoints.reviewDelete)
   remove(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(BookMessages.deleteReview, { id, caller }, origin);
+    return this.bus.forward(BookMessages.deleteReview, { id, caller }, origin);
   }
 }

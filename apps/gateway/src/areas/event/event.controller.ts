@@ -18,46 +18,46 @@ export class EventController {
 
   @Endpoint(Endpoints.eventList)
   list(@Query() query: EventListQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.list, { ...query, caller, page }, origin);
+    return this.bus.forward(EventMessages.list, { ...query, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventSearch)
   search(@Query() query: EventSearchQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.search, { ...query, caller, page }, origin);
+    return this.bus.forward(EventMessages.search, { ...query, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventsCreatedBy)
   createdBy(@Param('id') userId: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.createdBy, { userId, caller, page }, origin);
+    return this.bus.forward(EventMessages.createdBy, { userId, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventsParticipatedBy)
   participatedBy(
     @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(EventMessages.participatedBy, { userId, status: query.status, caller, page }, origin);
+    return this.bus.forward(EventMessages.participatedBy, { userId, status: query.status, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventsWishedBy)
   wishedBy(
     @Param('id') userId: string, @Query() query: UserEventsQuery, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin,
   ) {
-    return this.bus.request(EventMessages.wishedBy, { userId, status: query.status, caller, page }, origin);
+    return this.bus.forward(EventMessages.wishedBy, { userId, status: query.status, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventGet)
   get(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.get, { id, caller }, origin);
+    return this.bus.forward(EventMessages.get, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.eventParticipants)
   participants(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.participants, { id, caller, page }, origin);
+    return this.bus.forward(EventMessages.participants, { id, caller, page }, origin);
   }
 
   @Endpoint(Endpoints.eventWishers)
   wishers(@Param('id') id: string, @CurrentCaller() caller: Caller, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.wishers, { id, caller, page }, origin);
+    return this.bus.forward(EventMessages.wishers, { id, caller, page }, origin);
   }
 
   /** `participate_date` from the body (form, multipart or JSON), or from the query string. */
@@ -67,21 +67,21 @@ export class EventController {
     const query = (request.query ?? {}) as Record<string, unknown>;
     const raw = 'participate_date' in fields ? fields.participate_date : query.participate_date;
     const body = await validateInput(Endpoints.eventJoin.body.dto, { participate_date: raw });
-    return this.bus.request(EventMessages.join, { id, caller, participate_date: body.participate_date }, origin);
+    return this.bus.forward(EventMessages.join, { id, caller, participate_date: body.participate_date }, origin);
   }
 
   @Endpoint(Endpoints.eventLeave)
   leave(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.leave, { id, caller }, origin);
+    return this.bus.forward(EventMessages.leave, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.eventWish)
   wish(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.wish, { id, caller }, origin);
+    return this.bus.forward(EventMessages.wish, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.eventUnwish)
   unwish(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.unwish, { id, caller }, origin);
+    return this.bus.forward(EventMessages.unwish, { id, caller }, origin);
   }
 }

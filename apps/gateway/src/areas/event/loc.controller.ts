@@ -14,11 +14,11 @@ export class LocController {
 
   @Endpoint(Endpoints.locList)
   list(@Page() page: PageRequest, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.listLocs, { page }, origin);
+    return this.bus.forward(EventMessages.listLocs, { page }, origin);
   }
 
   @Endpoint(Endpoints.locGet)
   get(@Param('id') id: string, @Origin() origin: RequestOrigin) {
-    return this.bus.request(EventMessages.getLoc, { id }, origin);
+    return this.bus.forward(EventMessages.getLoc, { id }, origin);
   }
 }

@@ -14,16 +14,16 @@ export class MovieCelebritiesController {
 
   @Endpoint(Endpoints.movieCelebrity)
   celebrity(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getCelebrity, { id, caller }, origin);
+    return this.bus.forward(MovieMessages.getCelebrity, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieCelebrityWorks)
   works(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.celebrityWorks, { id, ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.celebrityWorks, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieCelebrityPhotos)
   photos(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.celebrityPhotos, { id, ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.celebrityPhotos, { id, ...page, caller }, origin);
   }
 }

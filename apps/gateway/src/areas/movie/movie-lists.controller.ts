@@ -14,31 +14,31 @@ export class MovieListsController {
 
   @Endpoint(Endpoints.movieTop250)
   top250(@Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getList, { name: 'top250', ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.getList, { name: 'top250', ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieUsBox)
   usBox(@CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getList, { name: 'us_box', caller }, origin);
+    return this.bus.forward(MovieMessages.getList, { name: 'us_box', caller }, origin);
   }
 
   @Endpoint(Endpoints.movieWeekly)
   weekly(@CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getList, { name: 'weekly', caller }, origin);
+    return this.bus.forward(MovieMessages.getList, { name: 'weekly', caller }, origin);
   }
 
   @Endpoint(Endpoints.movieNew)
   newMovies(@CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getList, { name: 'new_movies', caller }, origin);
+    return this.bus.forward(MovieMessages.getList, { name: 'new_movies', caller }, origin);
   }
 
   @Endpoint(Endpoints.movieInTheaters)
   inTheaters(@Query() query: InTheatersQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getList, { name: 'in_theaters', city: query.city, ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.getList, { name: 'in_theaters', city: query.city, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieComingSoon)
   comingSoon(@Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getList, { name: 'coming_soon', ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.getList, { name: 'coming_soon', ...page, caller }, origin);
   }
 }

@@ -14,31 +14,31 @@ export class MovieSubjectsController {
 
   @Endpoint(Endpoints.movieSubject)
   subject(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getSubject, { id, caller }, origin);
+    return this.bus.forward(MovieMessages.getSubject, { id, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieByImdb)
   byImdb(@Param('imdb') imdb: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.getSubjectByImdb, { imdb, caller }, origin);
+    return this.bus.forward(MovieMessages.getSubjectByImdb, { imdb, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSubjectPhotos)
   photos(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.subjectPhotos, { id, ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.subjectPhotos, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSubjectReviews)
   reviews(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.subjectReviews, { id, ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.subjectReviews, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSubjectComments)
   comments(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.subjectComments, { id, ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.subjectComments, { id, ...page, caller }, origin);
   }
 
   @Endpoint(Endpoints.movieSearch)
   search(@Query() query: MovieSearchQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
-    return this.bus.request(MovieMessages.search, { q: query.q, tag: query.tag, ...page, caller }, origin);
+    return this.bus.forward(MovieMessages.search, { q: query.q, tag: query.tag, ...page, caller }, origin);
   }
 }

@@ -1,7 +1,7 @@
 import { Controller, Param, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Caller, NoteComment, NoteCommentList, NoteMessages, PageRequest } from '@plaza/contracts';
-import { ServiceBus, RequestOrigin } from '@plaza/platform';
+import { ServiceBus, RequestOrigin, Forwarded } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
@@ -15,19 +15,19 @@ export class NoteCommentsController {
   constructor(private readonly bus: ServiceBus) {}
 
   @Endpoint(Endpoints.noteComments)
-  list(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<NoteCommentList> {
-    return this.bus.request(NoteMessages.comments, { caller, id, page }, origin);
+  list(@Param('id') id: string, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Forwarded<NoteCommentList>> {
+    return this.bus.forward(NoteMessages.comments, { caller, id, page }, origin);
   }
 
   @Endpoint(Endpoints.noteCommentCreate)
-  async create(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<NoteComment> {
+  async create(@Param('id') id: string, @Req() request: FastifyRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Forwarded<NoteComment>> {
     const comment = await readTextBody(request, Endpoints.noteCommentCreate.body.dto);
-    return this.bus.request(NoteMessages.createComment, { caller, id, comment }, origin);
+    return this.bus.forward(NoteMessages.createComment, { caller, id, comment }, origin);
   }
 
   @Endpoint(Endpoints.noteCommentGet)
-  get(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<NoteComment> {
-    return this.bus.request(NoteMessages.getComment, { caller, id, commentId }, origin);
+  get(@Param('id') id: string, @Param('cid') commentId: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Forwarded<NoteComment>> {
+    return this.bus.forward(NoteMessages.getComment, { caller, id, commentId }, origin);
   }
 
   @Endpoint(Endpoints.noteCommentDelete)

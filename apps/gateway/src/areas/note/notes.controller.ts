@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import {
   Caller, Note, NoteFormatQuery, NoteList, NoteMessages, PageRequest, validateInput,
 } from '@plaza/contracts';
-import { ServiceBus, RequestOrigin } from '@plaza/platform';
+import { ServiceBus, RequestOrigin, Forwarded } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { Endpoint } from '../../endpoints/endpoint.decorator';
 import { Endpoints } from '../../endpoints/endpoint-table';
@@ -36,8 +36,8 @@ export class NotesController {
   }
 
   @Endpoint(Endpoints.noteGet)
-  get(@Param('id') id: string, @Query() query: NoteFormatQuery, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
-    return this.bus.request(NoteMessages.get, { caller, id, format: query.format }, origin);
+  get(@Param('id') id: string, @Query() query: NoteFormatQuery, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Forwarded<Note>> {
+    return this.bus.forward(NoteMessages.get, { caller, id, format: query.format }, origin);
   }
 
   @Endpoint(Endpoints.noteUpdate)
@@ -61,31 +61,31 @@ export class NotesController {
   }
 
   @Endpoint(Endpoints.noteDelete)
-  delete(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Record<string, never>> {
-    return this.bus.request(NoteMessages.delete, { caller, id }, origin);
+  delete(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Forwarded<Record<string, never>>> {
+    return this.bus.forward(NoteMessages.delete, { caller, id }, origin);
   }
 
   @Endpoint(Endpoints.noteLike)
-  like(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
-    return this.bus.request(NoteMessages.like, { caller, id }, origin);
+  like(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Forwarded<Note>> {
+    return this.bus.forward(NoteMessages.like, { caller, id }, origin);
   }
 
   @Endpoint(Endpoints.noteUnlike)
-  unlike(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Note> {
-    return this.bus.request(NoteMessages.unlike, { caller, id }, origin);
+  unlike(@Param('id') id: string, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin): Promise<Forwarded<Note>> {
+    return this.bus.forward(NoteMessages.unlike, { caller, id }, origin);
   }
 
   @Endpoint(Endpoints.notesCreatedBy)
   createdBy(
     @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin,
-  ): Promise<NoteList> {
-    return this.bus.request(NoteMessages.listCreated, { caller, userId, format: query.format, page }, origin);
+  ): Promise<Forwarded<NoteList>> {
+    return this.bus.forward(NoteMessages.listCreated, { caller, userId, format: query.format, page }, origin);
   }
 
   @Endpoint(Endpoints.notesLikedBy)
   likedBy(
     @Param('id') userId: string, @Query() query: NoteFormatQuery, @Page() page: PageRequest, @CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin,
-  ): Promise<NoteList> {
-    return this.bus.request(NoteMessages.listLiked, { caller, userId, format: query.format, page }, origin);
+  ): Promise<Forwarded<NoteList>> {
+    return this.bus.forward(NoteMessages.listLiked, { caller, userId, format: query.format, page }, origin);
   }
 }

@@ -17,12 +17,12 @@ export class UsersController {
   @Endpoint(Endpoints.userMe)
   me(@CurrentCaller() caller: Caller, @Origin() origin: RequestOrigin) {
     // the guard let only a signed-in user through (access: 'user')
-    return this.bus.request(UserMessages.get, { ref: caller.userId as string }, origin);
+    return this.bus.forward(UserMessages.get, { ref: caller.userId as string }, origin);
   }
 
   @Endpoint(Endpoints.userGet)
   get(@Param('name') ref: string, @Origin() origin: RequestOrigin) {
-    return this.bus.request(UserMessages.get, { ref }, origin);
+    return this.bus.forward(UserMessages.get, { ref }, origin);
   }
 
   /**
@@ -34,11 +34,11 @@ export class UsersController {
     const { fields } = await readRequestBody(request);
     const input = await validateInput(Endpoints.accountDelete.body.dto, fields);
     // erasing several areas' records takes longer than a read
-    return this.bus.request(AccountMessages.delete, { caller, password: input.password, client_ip: request.ip }, { ...origin, timeout: 65_000 });
+    return this.bus.forward(AccountMessages.delete, { caller, password: input.password, client_ip: request.ip }, { ...origin, timeout: 65_000 });
   }
 
   @Endpoint(Endpoints.userSearch)
   search(@Query() query: UserSearchQuery, @Page() page: PageRequest, @Origin() origin: RequestOrigin) {
-    return this.bus.request(UserMessages.search, { query, page }, origin);
+    return this.bus.forward(UserMessages.search, { query, page }, origin);
   }
 }
