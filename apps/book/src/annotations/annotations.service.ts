@@ -5,7 +5,7 @@ import {
   checkAnnotationPlacement, isPrivate, PageRequest, PictureRef, SimpleUser,
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, KeyedMutex, LOGGER, Logger, objectJson, pageJson, ReadinessRegistry, ServiceJson, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, JsonPieces, KeyedMutex, LOGGER, Logger, objectJson, pageJson, ReadinessRegistry, ServiceJson, UsersDirectory } from '@plaza/platform';
 import { RepairJournal, scheduleSweeps, Sequences, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
@@ -248,7 +248,7 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
   }
 
   /** `present` as JSON, the book's part held by BooksService.presentJson. */
-  private presentJson(doc: AnnotationDocument, book: BookView, author: SimpleUser, format: AnnotationFormat): Buffer {
+  private presentJson(doc: AnnotationDocument, book: BookView, author: SimpleUser, format: AnnotationFormat): JsonPieces {
     const { head, rest } = this.parts(doc, author, format);
     return objectJson(head, jsonField('book', this.books.presentJson(book)), rest);
   }

@@ -4,7 +4,7 @@ import {
   ApiError, Caller, Collection, CollectionInput, CollectionList, CollectionLookupQuery, envelope, isPrivate, PageRequest,
   parseRfc3339, parseTags, TagList, toCollectionStatus, UserCollectionsQuery,
 } from '@plaza/contracts';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, KeyedMutex, objectJson, pageJson, ServiceJson, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, JsonPieces, KeyedMutex, objectJson, pageJson, ServiceJson, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
@@ -187,7 +187,7 @@ export class CollectionsService {
   }
 
   /** `present` as JSON, the book's part held by BooksService.presentJson. */
-  private presentJson(entry: CollectionDocument, book: BookView): Buffer {
+  private presentJson(entry: CollectionDocument, book: BookView): JsonPieces {
     return objectJson(jsonField('book', this.books.presentJson(book)), this.entryFields(entry));
   }
 
