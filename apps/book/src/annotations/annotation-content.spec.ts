@@ -34,5 +34,7 @@ describe('annotation content', () => {
     const long = '字'.repeat(120);
     expect(abstractOf(long)).toBe(`${'字'.repeat(100)}...`);
     expect(abstractOf('字'.repeat(100))).toBe('字'.repeat(100));
+    expect(abstractOf('😀'.repeat(101))).toBe(`${'😀'.repeat(100)}...`);
+    expect(abstractOf('😀'.repeat(100))).toBe('😀'.repeat(100));
   });
 });

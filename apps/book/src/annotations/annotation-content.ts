@@ -56,6 +56,13 @@ export function abstractOf(content: string): string {
     .join(' ')
     .replace(/\s+/g, ' ')
     .trim();
-  const chars = [...text];
-  return chars.length > ABSTRACT_LENGTH ? `${chars.slice(0, ABSTRACT_LENGTH).join('')}...` : text;
+  // counted in code points, without splitting the whole text into them (a list shows twenty)
+  let count = 0;
+  let end = 0;
+  for (const char of text) {
+    if (count === ABSTRACT_LENGTH) return `${text.slice(0, end)}...`;
+    count++;
+    end += char.length;
+  }
+  return text;
 }
