@@ -52,7 +52,7 @@ export class BooksService {
   /**
    * `present` as JSON bytes, for list pages joined from their parts: a user's list shows the same
    * books over and over, and presenting and encoding each one again was a third of such a page's
-   * cost in this service (docs/PERFORMANCE.md, "Lists").
+   * cost in this service (docs/PERFORMANCE.md, "Search and lists").
    */
   presentJson(doc: BookView): Buffer {
     const held = this.shown.get(doc._id);

@@ -3,7 +3,7 @@ import { ServiceJson } from './service-json';
 
 /**
  * Answers assembled from parts that are JSON already (a book as shown, held encoded), so a list
- * page is joined rather than encoded again part by part (docs/PERFORMANCE.md, "Lists"). Each
+ * page is joined rather than encoded again part by part (docs/PERFORMANCE.md, "Search and lists"). Each
  * function writes exactly what JSON.stringify would write for the same value, keys in order.
  */
 

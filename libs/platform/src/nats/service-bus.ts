@@ -140,7 +140,7 @@ export class ServiceBus {
   /**
    * `request`, answered as the service's JSON bytes rather than an object (undefined when the
    * service answered nothing): for a controller that hands the answer to the client as it is
-   * (docs/ARCHITECTURE.md, "Gateway").
+   * (docs/ARCHITECTURE.md, "Request lifecycle").
    */
   async forward<Req extends object, Res>(
     message: MessageDefinition<Req, Res>,

@@ -1,8 +1,8 @@
 /**
- * A service's answer held as the JSON bytes the service sent. The gateway passes most answers on
- * as they are: parsing them into objects only to encode them again was a fifth of its CPU on a
- * user's lists (docs/PERFORMANCE.md, "Lists"). `value()` parses them when the gateway must look
- * inside (`fields`, the response cache).
+ * An answer held as JSON bytes: what a service sent, passed on by the gateway as it is (parsing it
+ * only to encode it again was a fifth of the gateway's CPU on a user's lists), or what a service
+ * joined from parts it holds encoded (docs/PERFORMANCE.md, "Search and lists"). `value()` parses
+ * it when the gateway must look inside (`fields`, the response cache).
  */
 export class ServiceJson<T = unknown> {
   private parsed?: { value: T };
