@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Apps, crowd } from '../support/fixtures';
 import { clientToken, tokenFor } from '../support/auth';
 import { del, expectError, get, post, put } from '../support/http';
@@ -261,6 +262,22 @@ describe('a user\'s collections and tags', () => {
     const page = await get(path, { token, query: { start: 1, count: 1, fields: 'book_id,status' } });
     expect(page.body).toEqual({ start: 1, count: 1, total: 3, collections: [{ book_id: '2200008', status: 'reading' }] });
     expectError(await get('/v2/book/user/nobody_here/collections'), 404, 6008);
+  });
+
+  it('sends a signed-in user\'s page as the service wrote it: JSON as JSON.stringify writes it, with its ETag and JSONP (docs/ARCHITECTURE.md, "Request lifecycle", step 6)', async () => {
+    const token = await tokenFor(tagger);
+    const page = await get(path, { token });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(page.text).toBe(JSON.stringify(JSON.parse(page.text)));
+    expect(page.body).toMatchObject({ start: 0, count: 3, total: 3 });
+    expect(Number(page.headers.get('content-length'))).toBe(Buffer.byteLength(page.text));
+    const etag = page.headers.get('etag') as string;
+    expect(etag).toBe(`"${createHash('sha1').update(page.text).digest('base64url')}"`);
+    expect((await get(path, { token, headers: { 'if-none-match': etag } })).status).toBe(304);
+    const jsonp = await get(path, { token, query: { callback: 'show_page' } });
+    expect(jsonp.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(jsonp.text).toBe(`/**/show_page(${page.text});`);
   });
 
   it('counts a user\'s tags: the owner sees all, others only public entries\' tags', async () => {
