@@ -82,6 +82,11 @@ export class BooksRepository {
     return new Map(docs.map((d) => [d._id, d]));
   }
 
+  /** Whether `view` is one the local engine holds, and so lives as long as its book is unchanged (BooksService.presentJson). */
+  isHeld(view: BookView): boolean {
+    return this.local.holds(view);
+  }
+
   /** The book as stored, read by `_id`: what a write starts from (and what a repair compares). */
   async storedById(id: string): Promise<BookDocument | null> {
     return this.books.findById(id).lean<BookDocument>().exec();

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, Book, BookList, BookSearchQuery, Caller, CurrentUserCollection, envelope, PageRequest, TagList } from '@plaza/contracts';
 import { APP_CONFIG, CacheInvalidator, formatTimestamp } from '@plaza/platform';
-import { LRUCache } from 'lru-cache';
 import { SEARCH_RESULT_LIMIT, searchQuery } from '@plaza/service-kit';
+import { LRUCache } from 'lru-cache';
 import { CollectionDocument } from '../collections/collection.schema';
 import { CollectionsRepository } from '../collections/collections.repository';
 import { BookConfig } from '../config/book.config';
@@ -52,9 +52,12 @@ export class BooksService {
   /**
    * `present` as JSON bytes, for list pages joined from their parts: a user's list shows the same
    * books over and over, and presenting and encoding each one again was a third of such a page's
-   * cost in this service (docs/PERFORMANCE.md, "Search and lists").
+   * cost in this service (docs/PERFORMANCE.md, "Search and lists"). Kept only for the views the
+   * local engine holds: a view read from MongoDB is a new object on every read, and keeping its
+   * JSON would only keep the copy alive.
    */
   presentJson(doc: BookView): Buffer {
+    if (!this.books.isHeld(doc)) return Buffer.from(JSON.stringify(this.present(doc)));
     const held = this.shown.get(doc._id);
     if (held?.view === doc) return held.json;
     const json = Buffer.from(JSON.stringify(this.present(doc)));
