@@ -88,6 +88,11 @@ describe('floods by one caller', () => {
     const reader = (await timed(stack, 'POST', '/auth2/token', proxied(REAL_USERS, passwordGrantRequest('bob')))).body.access_token as string;
     const read = () => timed(stack, 'GET', '/v2/book/2100001', proxied(REAL_USERS, { token: reader }));
     expect((await read()).status).toBe(200);
+    // the flooder's token is verified once before its flood: the gateway counts a token it has
+    // never seen by the client address until then (docs/DECISIONS.md, "Limits", the known gap),
+    // and this test checks the steady state, where gateway and service count the same caller
+    const warm = await timed(stack, 'GET', '/v2/book/search?q=warm', proxied(FLOODER, { token: flooder }));
+    expect(warm.status).toBe(200);
 
     const flooding = flood({
       url: `${stack.baseUrl}/v2/book/search?q=a`, count: 2000, connections: 400, varyQuery: true,
@@ -103,7 +108,9 @@ describe('floods by one caller', () => {
       await new Promise((r) => setTimeout(r, 2));
     }
     const flooded = await flooding;
-    report('search flood by one user', { flooder: flooded.statuses, flooderP50Ms: flooded.p50Ms, floodMs: flooded.durationMs, otherUserReads: reads.length, otherUserP99Ms: p99(reads), otherUserMaxMs: Math.max(...reads.map((r) => r.ms)) });
+    const metrics = await (await fetch(`http://127.0.0.1:${stack.healthPort('book')}/metrics`)).text();
+    const shed = Number(/^plaza_requests_shed_total\{[^}]*subject="book\.v1\.book\.search"[^}]*\} (\d+)/m.exec(metrics)?.[1] ?? 0);
+    report('search flood by one user', { flooder: flooded.statuses, flooderP50Ms: flooded.p50Ms, floodMs: flooded.durationMs, otherUserReads: reads.length, otherUserP99Ms: p99(reads), otherUserMaxMs: Math.max(...reads.map((r) => r.ms)), bookShed: shed });
 
     expect(reads.length).toBeGreaterThan(10);
     expect(statusCounts(reads)).toEqual({ 200: reads.length });
@@ -117,9 +124,7 @@ describe('floods by one caller', () => {
     expect(Object.keys(flooded.statuses).every((s) => ['200', '429', '503'].includes(s))).toBe(true);
     // the book service queued what the gateway admitted rather than bouncing it back (its share is
     // 8 running and 24 waiting, the gateway's 32: docs/DECISIONS.md, "Limits")
-    const metrics = await (await fetch(`http://127.0.0.1:${stack.healthPort('book')}/metrics`)).text();
-    const shed = /^plaza_requests_shed_total\{[^}]*subject="book\.v1\.book\.search"[^}]*\} (\d+)/m.exec(metrics);
-    expect(Number(shed?.[1] ?? 0)).toBeLessThan(50);
+    expect(shed).toBeLessThan(50);
     // and the book service stayed ready all along
     expect((await fetch(`http://127.0.0.1:${stack.healthPort('book')}/ready`)).status).toBe(200);
   });
