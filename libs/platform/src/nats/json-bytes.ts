@@ -1,4 +1,4 @@
-import { LIST_PAGE_BUDGET_BYTES } from './reply-budget';
+import { countWithinBudget, LIST_PAGE_BUDGET_BYTES } from './reply-budget';
 import { ServiceJson } from './service-json';
 
 /**
@@ -46,13 +46,8 @@ export function objectJson(...parts: Array<Record<string, unknown> | JsonField>)
  * `count` says how many came. Its bytes are written once, into one buffer.
  */
 export function pageJson<T>(key: string, start: number, total: number, items: JsonPieces[], budget = LIST_PAGE_BUDGET_BYTES): ServiceJson<T> {
-  let used = 0;
-  let count = 0;
-  for (const item of items) {
-    used += byteLengthOf(item) + 1;
-    if (used > budget && count > 0) break;
-    count++;
-  }
+  // each item takes its bytes and a comma
+  const count = countWithinBudget(items.length, (i) => byteLengthOf(items[i]) + 1, budget);
   const pieces: JsonPieces = [`{"start":${start},"count":${count},"total":${total},${JSON.stringify(key)}:[`];
   for (let i = 0; i < count; i++) {
     if (i > 0) pieces.push(',');

@@ -17,12 +17,17 @@ export function withinPageBudget<T>(items: T[], budget = LIST_PAGE_BUDGET_BYTES)
   // nearly every page is far under its budget: a bound found without building the JSON says so,
   // and the page is encoded once, as the reply, rather than twice
   if (jsonBytesAtMost(items, budget) <= budget) return items;
+  return items.slice(0, countWithinBudget(items.length, (i) => Buffer.byteLength(JSON.stringify(items[i])), budget));
+}
+
+/** How many of the first `count` items (item i taking `bytesOf(i)`) fit `budget`: always at least the first. Sizes are asked only up to the cut. */
+export function countWithinBudget(count: number, bytesOf: (i: number) => number, budget: number): number {
   let used = 0;
-  for (let i = 0; i < items.length; i++) {
-    used += Buffer.byteLength(JSON.stringify(items[i]));
-    if (used > budget && i > 0) return items.slice(0, i);
+  for (let i = 0; i < count; i++) {
+    used += bytesOf(i);
+    if (used > budget && i > 0) return i;
   }
-  return items;
+  return count;
 }
 
 /**
