@@ -13,6 +13,7 @@ export * from './health/readiness';
 export * from './health/health.controller';
 export * from './health/probe-server';
 export * from './concurrency/keyed-mutex';
+export * from './concurrency/group-commit';
 export * from './time/timestamps';
 export * from './time/test-clock';
 export * from './users/users-directory';

@@ -27,13 +27,13 @@ describe('applying users\' aggregates to a book', () => {
 });
 
 describe('group commit of users\' aggregates', () => {
-  /** An in-memory stand-in for the mongoose model: each write takes a while, like FerretDB's. */
+  /** An in-memory stand-in for the model's driver collection: each command takes a while, like FerretDB's. */
   function fakeModel(initial: BookDocument) {
     let stored: BookDocument | null = { ...initial };
     const writes: BookDocument[] = [];
-    const later = <T>(value: () => T) => ({ exec: () => new Promise<T>((resolve) => setTimeout(() => resolve(value()), 5)) });
-    const model = {
-      findById: () => ({ lean: () => later(() => (stored ? structuredClone(stored) : null)) }),
+    const later = <T>(value: () => T) => new Promise<T>((resolve) => setTimeout(() => resolve(value()), 5));
+    const collection = {
+      findOne: (): Promise<BookDocument | null> => later(() => (stored ? structuredClone(stored) : null)),
       replaceOne: (filter: { _id: string; rev?: number | { $in: Array<number | null> } }, doc: BookDocument) =>
         later(() => {
           const want = filter.rev;
@@ -43,6 +43,9 @@ describe('group commit of users\' aggregates', () => {
           writes.push(stored);
           return { matchedCount: 1 };
         }),
+    };
+    const model = {
+      collection,
       get stored() {
         return stored;
       },
@@ -76,9 +79,9 @@ describe('group commit of users\' aggregates', () => {
 
   it('on MongoDB, retries when another instance changed the book between read and write', async () => {
     const model = fakeModel(book({ user_rating: { num: 5, sum: 40 }, user_tags: {}, rev: 7 }));
-    const read = model.findById;
+    const read = model.collection.findOne;
     let interfered = false;
-    (model as unknown as { findById: () => unknown }).findById = () => {
+    model.collection.findOne = () => {
       const result = read();
       if (!interfered) {
         interfered = true;
@@ -98,7 +101,7 @@ describe('group commit of users\' aggregates', () => {
 
   it('answers null for a book that does not exist', async () => {
     const model = fakeModel(book());
-    (model as unknown as { findById: () => unknown }).findById = () => ({ lean: () => ({ exec: async () => null }) });
+    model.collection.findOne = async () => null;
     expect(await repositoryWith(model, true).applyUserAggregates('1', { raters: 1, ratingSum: 2, tags: new Map() })).toBeNull();
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { DatabaseEngine } from '@plaza/service-kit';
-import { Model } from 'mongoose';
+import { Model, mongo } from 'mongoose';
 import { BookLocalEngine, CollectionFilter, UserTagCount } from '../books/local-engine';
 import { CollectionDocument, collectionKey } from './collection.schema';
 import { UserTagCountsRepository } from './user-tag-counts.repository';
@@ -9,6 +9,11 @@ import { UserTagCountsRepository } from './user-tag-counts.repository';
 export type { CollectionFilter } from '../books/local-engine';
 
 const DUPLICATE_KEY = 11000;
+/**
+ * The hot writes go to the driver's collection, past mongoose's casting: the documents are built
+ * whole by the service, and casting one cost more than its round trip (docs/PERFORMANCE.md, "Writes").
+ */
+const NATIVE = { ignoreUndefined: true };
 
 /**
  * The users' collection entries. One per user and book (`_id` `<user>:<book>`, so creation is an
@@ -29,15 +34,24 @@ export class CollectionsRepository {
     private readonly local: BookLocalEngine,
   ) {}
 
+  /**
+   * The user's entry for the book, as a write starts from it: the `_id` on MongoDB, the entry held
+   * in memory on the local engine (exact there: this repository is the collection's only writer,
+   * and a write whose command failed reads its entry back, see `written`).
+   */
+  /** The driver's collection, for the writes past mongoose (NATIVE). */
+  private get stored(): mongo.Collection<CollectionDocument> {
+    return this.collections.collection as unknown as mongo.Collection<CollectionDocument>;
+  }
+
   async find(userId: string, bookId: string): Promise<CollectionDocument | null> {
-    return this.collections.findById(collectionKey(userId, bookId)).lean<CollectionDocument>().exec();
+    return (await this.ofUserForBooks(userId, [bookId])).get(bookId) ?? null;
   }
 
   /**
    * One user's entries for some books, by book id: what a book read or a page of search results
    * shows as the caller's own entry. `_id` lookups on MongoDB; the in-memory entries on the local
-   * engine, so a read by a signed-in user asks FerretDB nothing. (A write reads its entry with
-   * `find`, from the database.)
+   * engine, so a read by a signed-in user asks FerretDB nothing.
    */
   async ofUserForBooks(userId: string, bookIds: string[]): Promise<Map<string, CollectionDocument>> {
     const keys = [...new Set(bookIds)].map((bookId) => collectionKey(userId, bookId));
@@ -65,7 +79,7 @@ export class CollectionsRepository {
   async insert(doc: CollectionDocument): Promise<boolean> {
     const stored = { ...doc, rev: 0 };
     try {
-      await this.collections.create(stored);
+      await this.command(stored._id, () => this.stored.insertOne(stored, NATIVE));
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
       throw err;
@@ -78,7 +92,7 @@ export class CollectionsRepository {
   async replace(previous: CollectionDocument, next: CollectionDocument): Promise<boolean> {
     const stored = { ...next, rev: (previous.rev ?? 0) + 1 };
     const filter = await this.engine.versionFilter('book.collections.replace', previous._id, previous.rev);
-    const result = await this.collections.replaceOne(filter, stored).exec();
+    const result = await this.command(previous._id, () => this.stored.replaceOne(filter, stored, NATIVE));
     if (result.matchedCount !== 1) return false;
     await this.written(previous, stored);
     return true;
@@ -87,7 +101,7 @@ export class CollectionsRepository {
   /** Deletes `previous` (as read); false when the entry changed or vanished since it was read. */
   async delete(previous: CollectionDocument): Promise<boolean> {
     const filter = await this.engine.versionFilter('book.collections.delete', previous._id, previous.rev);
-    const result = await this.collections.deleteOne(filter).exec();
+    const result = await this.command(previous._id, () => this.stored.deleteOne(filter));
     if (result.deletedCount !== 1) return false;
     await this.written(previous, undefined);
     return true;
@@ -99,6 +113,24 @@ export class CollectionsRepository {
       mongodb: () => this.tagCounts.apply(before, after),
       local: () => (after ? this.local.entryWritten(after) : before && this.local.entryRemoved(before._id)),
     });
+  }
+
+  /**
+   * Runs a write command of the entry `key`. When it fails (it may have been applied all the same,
+   * or the entry held in memory may be behind the database: a duplicate key), the local engine's
+   * copy of the entry is read back from the database before the error goes on.
+   */
+  private async command<T>(key: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (err) {
+      if (await this.engine.isLocal()) {
+        const stored = await this.stored.findOne({ _id: key }).catch(() => undefined);
+        if (stored === null) this.local.entryRemoved(key);
+        else if (stored) this.local.entryWritten(stored);
+      }
+      throw err;
+    }
   }
 
   /** A user's entries, newest change first, a page at a time. Every filter value is a validated primitive. */

@@ -5,8 +5,13 @@ import { RepairEntry, RepairJournal } from './repair-journal';
 /** A journal collection in memory, on an engine that is a replica set or not. */
 function fakeConnection(replicaSet = false) {
   const docs = new Map<string, RepairEntry>();
+  const inserts: number[] = [];
   const collection = {
-    insertOne: async (doc: RepairEntry) => void docs.set(doc._id, { ...doc }),
+    insertMany: async (batch: RepairEntry[]) => {
+      inserts.push(batch.length);
+      await new Promise((r) => setImmediate(r));
+      for (const doc of batch) docs.set(doc._id, { ...doc });
+    },
     find: () => ({ toArray: async () => [...docs.values()].map((d) => ({ ...d })) }),
     deleteMany: async (filter: { _id: { $in: string[] } }) => filter._id.$in.forEach((id) => docs.delete(id)),
   };
@@ -14,7 +19,7 @@ function fakeConnection(replicaSet = false) {
     collection: () => collection,
     db: { admin: () => ({ command: async () => (replicaSet ? { setName: 'rs0' } : { isWritablePrimary: true }) }) },
   } as unknown as Connection;
-  return { connection, docs };
+  return { connection, docs, inserts };
 }
 
 const settle = () => new Promise((r) => setImmediate(r));
@@ -33,6 +38,20 @@ describe('RepairJournal', () => {
     await journal.flush();
     await settle();
     expect(docs.size).toBe(0);
+  });
+
+  it('inserts the entries of writes that start while one is being inserted together, each before its own work', async () => {
+    const { connection, docs, inserts } = fakeConnection();
+    const journal = new RepairJournal(connection, 'repairs');
+    const seen: boolean[] = [];
+    const writes = Array.from({ length: 5 }, (_, i) => journal.run([`note:${i}`], async () => {
+      seen.push([...docs.values()].some((e) => e.targets[0] === `note:${i}`));
+    }));
+    await Promise.all(writes);
+    expect(seen).toEqual([true, true, true, true, true]);
+    // the first alone, the four that came during its insert in one command
+    expect(inserts).toEqual([1, 4]);
+    await journal.flush();
   });
 
   it('keeps the entry of a write that failed, and the sweep repairs its targets once and removes it', async () => {

@@ -1,5 +1,5 @@
 import { ApiError } from '@plaza/contracts';
-import { Metrics } from '@plaza/platform';
+import { GroupCommit, Metrics } from '@plaza/platform';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Connection } from 'mongoose';
@@ -58,6 +58,11 @@ export class RepairJournal {
   private flushing?: Promise<void>;
   private sweeping?: Promise<SweepResult>;
   private singleInstance?: Promise<boolean>;
+  /** Entries of writes that start while others' are being inserted go in together (one insert command). */
+  private readonly inserts = new GroupCommit<RepairEntry, void>(async (entries) => {
+    await this.entries().insertMany(entries);
+    return [];
+  });
 
   constructor(
     private readonly connection: Connection,
@@ -72,7 +77,7 @@ export class RepairJournal {
 
   /**
    * Runs a multi-document write under an entry naming its targets. The entry is written first
-   * (one insert by `_id`); once `work` has succeeded, or refused with an ApiError (a refusal
+   * (an insert by `_id`, grouped with the entries of the writes that start meanwhile); once `work` has succeeded, or refused with an ApiError (a refusal
    * leaves its documents consistent), it is removed, in a batch after the answer. If `work` fails
    * otherwise or the process dies, the entry stays and the next sweep repairs its targets.
    */
@@ -82,7 +87,7 @@ export class RepairJournal {
     try {
       const entry: RepairEntry = { _id: id, targets, owner: this.owner, created: new Date(this.now()) };
       if (keys.length > 0) entry.keys = keys;
-      await this.entries().insertOne(entry);
+      await this.inserts.add(entry);
       let result: T;
       try {
         result = await work();
