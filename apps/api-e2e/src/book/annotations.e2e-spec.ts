@@ -241,6 +241,27 @@ describe('GET /v2/book/:id/annotations', () => {
     expect(mine.annotations.every((a: { author_id: string }) => a.author_id === annotator.id)).toBe(true);
     expectError(await get('/v2/book/user/nobody_here/annotations'), 404, 6008);
   });
+
+  it('shows a user\'s list as the single reads show each annotation, in either format, and an edit at once', async () => {
+    const token = await tokenFor(annotator);
+    const path = `/v2/book/user/${annotator.uid}/annotations`;
+    const first = await get(path, { token, query: { count: 100 } });
+    // the same page twice: the same bytes; each entry as GET /v2/book/annotation/:id shows it
+    expect((await get(path, { token, query: { count: 100 } })).text).toBe(first.text);
+    for (const entry of first.body.annotations.slice(0, 5)) {
+      expect((await get(`/v2/book/annotation/${entry.id}`, { token })).body).toEqual(entry);
+    }
+    const html = (await get(path, { token, query: { count: 100, format: 'html' } })).body.annotations;
+    for (const entry of html.slice(0, 5)) {
+      expect((await get(`/v2/book/annotation/${entry.id}`, { token, query: { format: 'html' } })).body).toEqual(entry);
+    }
+    // an edit shows in the next list, content and abstract
+    const edited = `再次改过的第三十页 ${CONTENT}`;
+    expect((await put(`/v2/book/annotation/${ids.p30}`, { token, form: { content: edited, page: '30' } })).status).toBe(202);
+    const after = (await get(path, { token, query: { count: 100 } })).body.annotations;
+    expect(after[0]).toMatchObject({ id: ids.p30, content: edited });
+    expect(after[0].abstract.startsWith('再次改过的第三十页')).toBe(true);
+  });
 });
 
 describe('annotation content formats', () => {

@@ -35,6 +35,11 @@ export class AnnotationsRepository {
     private readonly local: BookLocalEngine,
   ) {}
 
+  /** Whether `doc` is the annotation the local engine holds now (not a copy read from the database, nor an older version). */
+  isHeld(doc: AnnotationDocument): boolean {
+    return this.local.holdsAnnotation(doc);
+  }
+
   async byId(id: string): Promise<AnnotationDocument | null> {
     return this.annotations.findById(id).lean<AnnotationDocument>().exec();
   }

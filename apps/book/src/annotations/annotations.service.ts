@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs
 import { InjectConnection } from '@nestjs/mongoose';
 import {
   Annotation, AnnotationFormat, AnnotationInput, AnnotationList, AnnotationReadQuery, ApiError, BookAnnotationsQuery, Caller,
-  checkAnnotationPlacement, isPrivate, PageRequest, PictureRef, SimpleUser,
+  checkAnnotationPlacement, isPrivate, PageRequest, PictureRef, SimpleUser, UserRecord,
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
 import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, JsonPieces, KeyedMutex, LOGGER, Logger, objectJson, pageJson, ReadinessRegistry, ServiceJson, UsersDirectory } from '@plaza/platform';
@@ -14,7 +14,7 @@ import { BooksService } from '../books/books.service';
 import { requireLogin } from '../collections/collections.service';
 import { BookConfig } from '../config/book.config';
 import { AnnotationPictureUrls } from '../common/pictures';
-import { requireUser, simpleUsers } from '../common/users';
+import { requireUser, simpleUsers, toSimpleUser, unknownUser } from '../common/users';
 import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from './annotation.schema';
 import { abstractOf, referencedPictures, renderHtml } from './annotation-content';
 import { AnnotationsRepository } from './annotations.repository';
@@ -23,6 +23,17 @@ import { AnnotationsRepository } from './annotations.repository';
 const SWEEP_INTERVAL_MS = 60_000;
 
 const annotationTarget = (id: string) => `annotation:${id}`;
+
+/** An annotation's JSON around its book, held for one author record and format (AnnotationsService.presentJson). */
+interface HeldJson {
+  author: UserRecord | undefined;
+  format: AnnotationFormat;
+  head: Buffer;
+  rest: Buffer;
+}
+
+/** Stands for the book while an annotation's own parts are encoded. */
+const NO_BOOK = Buffer.from('null');
 
 /**
  * Reading annotations with pictures. A private annotation exists only for its author: anyone
@@ -40,6 +51,8 @@ const annotationTarget = (id: string) => `annotation:${id}`;
 export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
   private readonly lock = new KeyedMutex();
   private readonly sequences: Sequences;
+  /** By the document the local engine holds: gone with it when the annotation changes. */
+  private readonly heldJson = new WeakMap<AnnotationDocument, HeldJson>();
   private readonly journal: RepairJournal;
   private schedule?: { first: Promise<void>; stop(): void };
   private recovered = false;
@@ -212,10 +225,10 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
     format: AnnotationFormat,
     books: Map<string, BookView>,
   ): Promise<ServiceJson<AnnotationList>> {
-    const authors = await simpleUsers(this.users, [...new Set(items.map((a) => a.author_id))]);
+    const authors = await this.users.resolve(new Set(items.map((a) => a.author_id)));
     const annotations = items.flatMap((a) => {
       const book = books.get(a.book_id);
-      return book ? [this.presentJson(a, book, authors(a.author_id), format)] : [];
+      return book ? [this.presentJson(a, book, authors.get(a.author_id), format)] : [];
     });
     return pageJson('annotations', page.start, total, annotations);
   }
@@ -247,10 +260,30 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
     return { ...head, book: this.books.present(book), ...rest };
   }
 
-  /** `present` as JSON, the book's part held by BooksService.presentJson. */
-  private presentJson(doc: AnnotationDocument, book: BookView, author: SimpleUser, format: AnnotationFormat): JsonPieces {
-    const { head, rest } = this.parts(doc, author, format);
-    return objectJson(head, jsonField('book', this.books.presentJson(book)), rest);
+  /**
+   * `present` as JSON: the book's part held by BooksService.presentJson, and the annotation's own
+   * parts (before and after its book) held beside the document the local engine holds, for as long
+   * as it holds that document and the author's record and the format are the same: a list shows the
+   * same annotations over and over, and presenting each again was a third of a page's cost
+   * (docs/PERFORMANCE.md, "Search and lists"). Not for an annotation with pictures: their
+   * addresses carry the time they were made.
+   */
+  private presentJson(doc: AnnotationDocument, book: BookView, author: UserRecord | undefined, format: AnnotationFormat): JsonPieces {
+    const bookJson = this.books.presentJson(book);
+    if (Object.keys(doc.photos ?? {}).length > 0 || !this.annotations.isHeld(doc)) return this.encodedAround(doc, author, format, bookJson);
+    let held = this.heldJson.get(doc);
+    if (!held || held.author !== author || held.format !== format) {
+      const [head, , rest] = this.encodedAround(doc, author, format, NO_BOOK);
+      held = { author, format, head: Buffer.from(head as string), rest: Buffer.from(rest as string) };
+      this.heldJson.set(doc, held);
+    }
+    return [held.head, bookJson, held.rest];
+  }
+
+  /** The annotation as JSON in three pieces: its fields before the book (up to `"book":`), the book's JSON, the rest. */
+  private encodedAround(doc: AnnotationDocument, author: UserRecord | undefined, format: AnnotationFormat, bookJson: Buffer): JsonPieces {
+    const { head, rest } = this.parts(doc, author ? toSimpleUser(author) : unknownUser(doc.author_id), format);
+    return objectJson(head, jsonField('book', bookJson), rest);
   }
 
   /** An annotation's fields before its book and after it, in the order shown. */

@@ -122,6 +122,11 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     return this.annotationsByAuthor.group(authorId);
   }
 
+  /** Whether `doc` is the annotation held for its id now. */
+  holdsAnnotation(doc: AnnotationDocument): boolean {
+    return this.annotationsByAuthor.get(doc._id) === doc;
+  }
+
   annotationWritten(doc: AnnotationDocument): void {
     this.annotationsByAuthor.put(doc);
   }
