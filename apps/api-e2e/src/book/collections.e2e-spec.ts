@@ -365,6 +365,18 @@ describe('concurrency', () => {
     expect(book.tags).toEqual([{ count: 1, name: winner.tags[0] }]);
   });
 
+  it('shows an entry in the user\'s list as GET /v2/book/:id/collection shows it, and its change at once', async () => {
+    const token = await tokenFor(racer);
+    const list = `/v2/book/user/${racer.uid}/collections`;
+    const [before] = (await get(list, { token })).body.collections;
+    expect(before).toEqual((await get('/v2/book/2200098/collection', { token })).body);
+    expect((await put('/v2/book/2200098/collection', { token, form: { status: 'wish', comment: '改了主意', tags: before.tags.join(' ') } })).status).toBe(202);
+    const [after] = (await get(list, { token })).body.collections;
+    expect(after).toMatchObject({ book_id: '2200098', status: 'wish', comment: '改了主意' });
+    expect(after).not.toHaveProperty('rating');
+    expect(after).toEqual((await get('/v2/book/2200098/collection', { token })).body);
+  });
+
   it('many users rating one book at once give the exact numRaters, average and tag count', async () => {
     const raters = Array.from({ length: 60 }, (_, i) => crowd(i + 1));
     const tokens = await Promise.all(raters.map((u) => tokenFor(u)));

@@ -96,6 +96,11 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     return { total: tags.length, items: count === 0 ? [] : tags.slice(start, start + count) };
   }
 
+  /** Whether `entry` is the collection entry held for its key now. */
+  holdsEntry(entry: CollectionDocument): boolean {
+    return this.entriesByUser.get(entry._id) === entry;
+  }
+
   entryWritten(entry: CollectionDocument): void {
     this.entriesByUser.put(entry);
   }

@@ -39,6 +39,11 @@ export class CollectionsRepository {
    * in memory on the local engine (exact there: this repository is the collection's only writer,
    * and a write whose command failed reads its entry back, see `written`).
    */
+  /** Whether `entry` is the one the local engine holds now (not a copy read from the database, nor an older version). */
+  isHeld(entry: CollectionDocument): boolean {
+    return this.local.holdsEntry(entry);
+  }
+
   /** The driver's collection, for the writes past mongoose (NATIVE). */
   private get stored(): mongo.Collection<CollectionDocument> {
     return this.collections.collection as unknown as mongo.Collection<CollectionDocument>;

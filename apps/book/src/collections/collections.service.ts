@@ -20,6 +20,9 @@ import { CollectionsRepository } from './collections.repository';
 /** Replaces of one entry that lost to another instance's change before giving up (each one means a change went through). */
 const MAX_ATTEMPTS = 20;
 
+/** How an entry's JSON starts: its book comes first (`present`). */
+const BOOK_FIELD = '{"book":';
+
 export function requireLogin(caller: Caller): string {
   if (!caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
   return caller.userId;
@@ -41,6 +44,8 @@ export class CollectionsService {
    */
   private readonly lock = new KeyedMutex();
   private readonly sequences: Sequences;
+  /** The JSON of an entry's own fields, by the entry the local engine holds. */
+  private readonly heldJson = new WeakMap<CollectionDocument, Buffer>();
 
   constructor(
     private readonly collections: CollectionsRepository,
@@ -186,9 +191,22 @@ export class CollectionsService {
     return { book: this.books.present(book), ...this.entryFields(entry) };
   }
 
-  /** `present` as JSON, the book's part held by BooksService.presentJson. */
+  /**
+   * `present` as JSON: the book's part held by BooksService.presentJson, and the entry's own fields
+   * held beside the entry the local engine holds (gone with it when the entry changes), as a user's
+   * annotations are (AnnotationsService.presentJson).
+   */
   private presentJson(entry: CollectionDocument, book: BookView): JsonPieces {
-    return objectJson(jsonField('book', this.books.presentJson(book)), this.entryFields(entry));
+    const bookJson = this.books.presentJson(book);
+    if (!this.collections.isHeld(entry)) return objectJson(jsonField('book', bookJson), this.entryFields(entry));
+    let rest = this.heldJson.get(entry);
+    if (!rest) {
+      // the entry's own fields after its book, encoded once for the entry the local engine holds
+      const [, , fields] = objectJson(jsonField('book', bookJson), this.entryFields(entry));
+      rest = Buffer.from(fields as string);
+      this.heldJson.set(entry, rest);
+    }
+    return [BOOK_FIELD, bookJson, rest];
   }
 
   private entryFields(entry: CollectionDocument): Omit<Collection, 'book'> {
