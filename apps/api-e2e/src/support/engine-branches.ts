@@ -39,7 +39,7 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'movie.lists.change',
     'change-feed.clear',
   ],
-  note: ['note.notes.counters', 'note.notes.by-author', 'note.notes.upkeep'],
+  note: ['note.notes.counters', 'note.notes.by-author', 'note.notes.upkeep', 'note.notes.by-id'],
   event: [
     'event.events.counters',
     'event.events.by-ids',

@@ -45,17 +45,17 @@ export class AnnotationsRepository {
   }
 
   async insert(doc: AnnotationDocument): Promise<void> {
-    await this.annotations.create(doc);
+    await this.engine.write(() => this.annotations.create(doc));
     await this.written(doc._id, doc);
   }
 
   async replace(doc: AnnotationDocument): Promise<void> {
-    await this.annotations.replaceOne({ _id: doc._id }, doc).exec();
+    await this.engine.write(() => this.annotations.replaceOne({ _id: doc._id }, doc).exec());
     await this.written(doc._id, doc);
   }
 
   async delete(id: string): Promise<void> {
-    await this.annotations.deleteOne({ _id: id }).exec();
+    await this.engine.write(() => this.annotations.deleteOne({ _id: id }).exec());
     await this.written(id, undefined);
   }
 

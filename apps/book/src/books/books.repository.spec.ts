@@ -54,13 +54,44 @@ describe('group commit of users\' aggregates', () => {
     return model;
   }
 
-  const repositoryWith = (model: unknown, ferretDb: boolean) =>
+  /** The local engine's views: a new one for each write, as its search index makes. */
+  const localViews = () => {
+    const views = new Map<string, object>();
+    return {
+      bookWritten: (doc: BookDocument) => void views.set(doc._id, { ...doc }),
+      heldView: (id: string) => views.get(id),
+      forget: (id: string) => views.delete(id),
+    };
+  };
+
+  const repositoryWith = (model: unknown, ferretDb: boolean, local = localViews()) =>
     new BooksRepository(
       model as never,
       DatabaseEngine.fixed(ferretDb ? 'local' : 'mongodb'),
       { sync: async () => undefined } as unknown as BookTagRanksRepository,
-      { bookWritten: () => undefined } as unknown as BookLocalEngine,
+      local as unknown as BookLocalEngine,
     );
+
+  it('on the local engine, starts a write from the document it stored last while the view made of it is held, else reads it', async () => {
+    const model = fakeModel(book({ user_rating: { num: 0, sum: 0 }, user_tags: {}, rev: 0 }));
+    let reads = 0;
+    const read = model.collection.findOne;
+    model.collection.findOne = () => {
+      reads++;
+      return read();
+    };
+    const local = localViews();
+    const repository = repositoryWith(model, true, local);
+    await repository.applyUserAggregates('1', { raters: 1, ratingSum: 2, tags: new Map() });
+    expect(reads).toBe(1);
+    await repository.applyUserAggregates('1', { raters: 1, ratingSum: 4, tags: new Map() });
+    expect(reads).toBe(1);
+    // another view held (the book stored by someone else meanwhile): read again
+    local.forget('1');
+    await repository.applyUserAggregates('1', { raters: 1, ratingSum: 6, tags: new Map() });
+    expect(reads).toBe(2);
+    expect(model.stored?.user_rating).toEqual({ num: 3, sum: 12 });
+  });
 
   it.each([[true], [false]])('applies 50 concurrent ratings exactly once each, in a few writes (FerretDB: %s)', async (ferretDb) => {
     const model = fakeModel(book({ user_rating: { num: 0, sum: 0 }, user_tags: {}, rev: 0 }));

@@ -73,6 +73,11 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     return this.search.loaded && this.search.kept(view._id) === view;
   }
 
+  /** The view held for the book now, if the index has loaded. */
+  heldView(id: string): BookView | undefined {
+    return this.search.loaded ? this.search.kept(id) : undefined;
+  }
+
   views(ids: string[]): BookView[] | undefined {
     if (!this.search.loaded) return undefined;
     return ids.map((id) => this.search.kept(id)).filter((b): b is BookView => b !== undefined);

@@ -127,7 +127,7 @@ export class CollectionsRepository {
    */
   private async command<T>(key: string, write: () => Promise<T>): Promise<T> {
     try {
-      return await write();
+      return await this.engine.write(write);
     } catch (err) {
       if (await this.engine.isLocal()) {
         const stored = await this.stored.findOne({ _id: key }).catch(() => undefined);

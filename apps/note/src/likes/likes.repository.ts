@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
+import { DatabaseWrites, databaseWrites } from '@plaza/service-kit';
 import { FilterQuery, Model } from 'mongoose';
 import { likeId, NoteLikeDocument } from './like.schema';
 
@@ -11,12 +12,18 @@ const DUPLICATE_KEY = 11000;
 /** The note_likes collection: one document per (note, user). */
 @Injectable()
 export class LikesRepository {
-  constructor(@InjectModel(NoteLikeDocument.name) private readonly likes: Model<NoteLikeDocument>) {}
+  /** The inserts and deletes of likes, which every like and unlike makes, queue with the service's other writes (database-writes.ts). */
+  private readonly writes: DatabaseWrites;
+
+  constructor(@InjectModel(NoteLikeDocument.name) private readonly likes: Model<NoteLikeDocument>) {
+    this.writes = databaseWrites(likes.db);
+  }
 
   /** Stores a like; false when the user already liked the note (the insert is the atomic check). */
   async insert(like: Omit<StoredLike, '_id'>): Promise<boolean> {
     try {
-      await this.likes.create({ ...like, _id: likeId(like.note_id, like.user_id) });
+      // built whole here: to the driver, past mongoose's casting (docs/PERFORMANCE.md, "Writes")
+      await this.writes.run(() => this.likes.collection.insertOne({ ...like, _id: likeId(like.note_id, like.user_id) } as never));
       return true;
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
@@ -31,7 +38,7 @@ export class LikesRepository {
 
   /** False when there was no such like. */
   async delete(noteId: string, userId: string): Promise<boolean> {
-    const result = await this.likes.deleteOne({ _id: likeId(noteId, userId) }).exec();
+    const result = await this.writes.run(() => this.likes.deleteOne({ _id: likeId(noteId, userId) }).exec());
     return result.deletedCount > 0;
   }
 

@@ -11,7 +11,7 @@ import { NotesByAuthor } from './notes-by-author';
  * difference with its tests): FerretDB v1 answers a filter other than `_id` by decoding every
  * document of the collection, so a user's notes are answered from the notes held here by author,
  * loaded once (in the background at start) and kept current by NotesRepository after each of its
- * writes. Exact because on the local engine the service runs as one instance (its lease) and that
+ * writes; a read of one note by id is answered from them too. Exact because on the local engine the service runs as one instance (its lease) and that
  * repository is the collection's only writer.
  */
 @Injectable()
@@ -31,6 +31,12 @@ export class NoteLocalEngine implements OnApplicationBootstrap {
   async listByAuthor(authorId: string, privacies: NotePrivacy[], start: number, count: number): Promise<{ total: number; notes: NoteDocument[] }> {
     await this.byAuthor.ready(() => this.all());
     return this.byAuthor.page(authorId, privacies, start, count);
+  }
+
+  /** The note held under `id`, null when there is none; undefined until every note has loaded (the caller reads the database). */
+  note(id: string): NoteDocument | null | undefined {
+    if (!this.byAuthor.loaded) return undefined;
+    return this.byAuthor.note(id) ?? null;
   }
 
   noteWritten(note: NoteDocument): void {

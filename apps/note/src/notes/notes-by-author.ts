@@ -29,6 +29,12 @@ export class NotesByAuthor extends LocalReadModel<NoteDocument> {
     return this.notes.size;
   }
 
+  /** The note held under `id` (a copy: the caller may spread or change it), or undefined. */
+  note(id: string): NoteDocument | undefined {
+    const held = this.notes.get(id);
+    return held && { ...held };
+  }
+
   /** A page of `authorId`'s notes of the given privacies, newest first, and how many there are. */
   page(authorId: string, privacies: readonly NotePrivacy[], start: number, count: number): { total: number; notes: NoteDocument[] } {
     const shelves = this.shelvesOf(authorId);

@@ -8,6 +8,11 @@ import { NotesRepository, StoredNote } from './notes.repository';
 class FakeNotes {
   readonly docs = new Map<string, StoredNote>();
   landThenFail = false;
+  /** The driver's collection under the model, for the reads by id and the counter writes. */
+  readonly collection = {
+    findOne: async (filter: { _id: string }) => this.copy(this.docs.get(filter._id)),
+    updateOne: (filter: { _id: string }, update: { $set?: Partial<StoredNote>; $inc?: Record<string, number> }) => this.updateOne(filter, update).exec(),
+  };
 
   findById(id: string) {
     return { lean: () => ({ exec: async () => this.copy(this.docs.get(id)) }) };
@@ -109,6 +114,27 @@ describe('NotesRepository on the local engine', () => {
     // a write of a note that is gone changes nothing
     expect(await notes.addToCounters(note('2', 'friend', 2), { liked_count: 1 })).toBeNull();
     await expectListsAsStored();
+  });
+
+  it('reads a note by id from the database until the notes have loaded, then from the notes held, as stored', async () => {
+    db.docs.set('1', note('1', 'public', 1));
+    let reads = 0;
+    const findOne = db.collection.findOne;
+    db.collection.findOne = (filter) => {
+      reads++;
+      return findOne(filter);
+    };
+    expect(await notes.byId('1')).toEqual(db.docs.get('1'));
+    expect(reads).toBe(1);
+    await notes.listByAuthor('7', ['public'], 0, 20);
+    await notes.addToCounters(await stored('1'), { liked_count: 3 });
+    const held = await notes.byId('1');
+    expect(held).toEqual(db.docs.get('1'));
+    expect(await notes.byId('404')).toBeNull();
+    expect(reads).toBe(1);
+    // the caller's copy: changing it changes nothing held
+    (held as StoredNote).liked_count = 99;
+    expect((await stored('1')).liked_count).toBe(3);
   });
 
   it('reads back a note whose write failed, since the write may have landed', async () => {

@@ -3,7 +3,7 @@ import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine } from '@plaza/service-kit';
-import { Model } from 'mongoose';
+import { Model, mongo } from 'mongoose';
 import { NoteLocalEngine } from './local-engine';
 import { NoteDocument } from './note.schema';
 
@@ -34,8 +34,28 @@ export class NotesRepository {
     return this.lock.run(id, task);
   }
 
+  /** One note by `_id`: the database on MongoDB, the notes held in memory on the local engine (the database until they have loaded). */
   async byId(id: string): Promise<StoredNote | null> {
-    return this.notes.findById(id).lean<StoredNote>().exec();
+    return this.engine.run('note.notes.by-id', {
+      mongodb: () => this.storedById(id),
+      local: async () => {
+        const held = this.local.note(id);
+        return held === undefined ? this.storedById(id) : held;
+      },
+    });
+  }
+
+  /** The note as the database has it (what a failed write reads back). */
+  private storedById(id: string): Promise<StoredNote | null> {
+    return this.stored.findOne({ _id: id });
+  }
+
+  /**
+   * The driver's collection, past mongoose's query building and casting, for the reads by id and
+   * the counter writes, which every like and comment makes (docs/PERFORMANCE.md, "Writes").
+   */
+  private get stored(): mongo.Collection<NoteDocument> {
+    return this.notes.collection as unknown as mongo.Collection<NoteDocument>;
   }
 
   async insert(note: StoredNote): Promise<void> {
@@ -55,8 +75,9 @@ export class NotesRepository {
    */
   async setCounters(current: StoredNote, counts: NoteCounters, compareAndSwap: boolean): Promise<StoredNote | null> {
     const version = current.counts_v ?? 0;
-    const filter = compareAndSwap ? { _id: current._id, counts_v: current.counts_v ?? null } : { _id: current._id };
-    const result = await this.tracked(current._id, () => this.notes.updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }).exec(), (r) =>
+    // `counts_v: null` matches a note that has none yet (the driver types it as a number only)
+    const filter: mongo.Filter<NoteDocument> = compareAndSwap ? { _id: current._id, counts_v: (current.counts_v ?? null) as number } : { _id: current._id };
+    const result = await this.tracked(current._id, () => this.stored.updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }), (r) =>
       // unmatched: gone, or (compare-and-swap) changed by another instance, then read back
       r.matchedCount === 1 ? { ...current, ...counts, counts_v: version + 1 } : compareAndSwap ? undefined : null,
     );
@@ -71,7 +92,7 @@ export class NotesRepository {
       comments_count: (current.comments_count ?? 0) + (inc.comments_count ?? 0),
       counts_v: (current.counts_v ?? 0) + 1,
     };
-    const result = await this.tracked(current._id, () => this.notes.updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }).exec(), (r) => (r.matchedCount === 1 ? after : null));
+    const result = await this.tracked(current._id, () => this.stored.updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }), (r) => (r.matchedCount === 1 ? after : null));
     return result.matchedCount === 1 ? after : null;
   }
 
@@ -102,7 +123,7 @@ export class NotesRepository {
   private async tracked<T>(id: string, write: () => Promise<T>, after: (result: T) => StoredNote | null | undefined): Promise<T> {
     let result: T;
     try {
-      result = await write();
+      result = await this.engine.write(write);
     } catch (err) {
       await this.upkeep(id, undefined).catch(() => undefined);
       throw err;
@@ -115,7 +136,7 @@ export class NotesRepository {
     return this.engine.run('note.notes.upkeep', {
       mongodb: () => undefined,
       local: async () => {
-        const stored = note === undefined ? await this.byId(id) : note;
+        const stored = note === undefined ? await this.storedById(id) : note;
         if (stored) this.local.noteWritten(stored);
         else this.local.noteRemoved(id);
       },

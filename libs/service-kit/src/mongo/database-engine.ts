@@ -2,18 +2,14 @@ import { Inject, Injectable, Optional } from '@nestjs/common';
 import { InjectConnection } from '@nestjs/mongoose';
 import type { Connection } from 'mongoose';
 import { DatabaseMode, EngineBranch, loadDatabaseSettings } from './database-mode';
+import { databaseWrites } from './database-writes';
 import { recordEngineBranch } from './engine-branch-runs';
+import { isFerretDbConnection } from './ferretdb-detection';
 
 /** Overrides DATABASE_MODE for one module (tests); by default the environment decides. */
 export const DATABASE_MODE = Symbol('DATABASE_MODE');
 
-/** True when the database behind `connection` is FerretDB (its buildInfo says so). */
-export async function isFerretDbConnection(connection: Connection): Promise<boolean> {
-  const db = connection.db;
-  if (!db) throw new Error('database not connected yet');
-  const info = await db.admin().command({ buildInfo: 1 });
-  return 'ferretdbVersion' in info;
-}
+export { isFerretDbConnection } from './ferretdb-detection';
 
 /** The implementations of one engine-specific step, by branch. */
 export interface BranchImplementations<T> {
@@ -71,6 +67,11 @@ export class DatabaseEngine {
     const branch = await this.branch();
     recordEngineBranch(name, branch);
     return implementations[branch]();
+  }
+
+  /** Runs one write command in the database's write queue (database-writes.ts: one at a time on FerretDB). */
+  write<T>(command: () => Promise<T>): Promise<T> {
+    return databaseWrites(this.connection).run(command);
   }
 
   /**

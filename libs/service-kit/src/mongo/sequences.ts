@@ -1,5 +1,6 @@
 import type { Connection } from 'mongoose';
 import { GroupCommit, KeyedMutex } from '@plaza/platform';
+import { databaseWrites } from './database-writes';
 
 const DUPLICATE_KEY = 11000;
 
@@ -49,7 +50,7 @@ export class Sequences {
         await this.raise(name, this.start - 1);
         this.started.add(name);
       }
-      const doc = await this.sequences.findOneAndUpdate({ _id: name }, { $inc: { value: count } }, { returnDocument: 'after' });
+      const doc = await databaseWrites(this.connection).run(() => this.sequences.findOneAndUpdate({ _id: name }, { $inc: { value: count } }, { returnDocument: 'after' }));
       if (!doc) throw new Error(`sequence ${name} vanished`);
       return doc.value;
     });
@@ -64,7 +65,7 @@ export class Sequences {
   private async raise(name: string, value: number): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.sequences.updateOne({ _id: name }, { $max: { value } }, { upsert: true });
+        await databaseWrites(this.connection).run(() => this.sequences.updateOne({ _id: name }, { $max: { value } }, { upsert: true }));
         return;
       } catch (err) {
         // two first upserts of one name at once: the loser finds the document the next time

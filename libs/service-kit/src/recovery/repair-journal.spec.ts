@@ -88,8 +88,13 @@ describe('RepairJournal', () => {
     const { connection } = fakeConnection();
     const journal = new RepairJournal(connection, 'repairs');
     let release!: () => void;
-    const running = journal.run(['note:1'], () => new Promise<void>((r) => (release = r)));
-    await settle();
+    let started!: () => void;
+    const begun = new Promise<void>((r) => (started = r));
+    const running = journal.run(['note:1'], () => new Promise<void>((r) => {
+      release = r;
+      started();
+    }));
+    await begun;
     const repaired: string[] = [];
     expect(await journal.sweep(async (t) => void repaired.push(t))).toMatchObject({ entries: 0, repaired: 0 });
     expect(repaired).toEqual([]);

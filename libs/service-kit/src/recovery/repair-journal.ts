@@ -3,6 +3,7 @@ import { GroupCommit, Metrics } from '@plaza/platform';
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Connection } from 'mongoose';
+import { databaseWrites } from '../mongo/database-writes';
 
 /* Shared by the note, event and book services (`@plaza/service-kit`); docs/ENGINES.md, point 3. */
 
@@ -60,7 +61,7 @@ export class RepairJournal {
   private singleInstance?: Promise<boolean>;
   /** Entries of writes that start while others' are being inserted go in together (one insert command). */
   private readonly inserts = new GroupCommit<RepairEntry, void>(async (entries) => {
-    await this.entries().insertMany(entries);
+    await databaseWrites(this.connection).run(() => this.entries().insertMany(entries));
     return [];
   });
 
@@ -119,7 +120,7 @@ export class RepairJournal {
           const ids = this.finished;
           this.finished = [];
           // a failure leaves them for the sweep, which repairs (harmlessly) and removes them
-          await this.entries().deleteMany({ _id: { $in: ids } }).catch(() => undefined);
+          await databaseWrites(this.connection).run(() => this.entries().deleteMany({ _id: { $in: ids } })).catch(() => undefined);
           for (const id of ids) this.done.delete(id);
         }
       })
