@@ -91,6 +91,17 @@ describe('group commit of users\' aggregates', () => {
     await repository.applyUserAggregates('1', { raters: 1, ratingSum: 6, tags: new Map() });
     expect(reads).toBe(2);
     expect(model.stored?.user_rating).toEqual({ num: 3, sum: 12 });
+    // a replace that landed but answered with an error: the next write reads what landed
+    const replace = model.collection.replaceOne;
+    model.collection.replaceOne = async (filter, doc) => {
+      await replace(filter, doc);
+      throw new Error('connection reset');
+    };
+    await expect(repository.applyUserAggregates('1', { raters: 1, ratingSum: 8, tags: new Map() })).rejects.toThrow('connection reset');
+    model.collection.replaceOne = replace;
+    await repository.applyUserAggregates('1', { raters: 1, ratingSum: 10, tags: new Map() });
+    expect(reads).toBe(3);
+    expect(model.stored?.user_rating).toEqual({ num: 5, sum: 30 });
   });
 
   it.each([[true], [false]])('applies 50 concurrent ratings exactly once each, in a few writes (FerretDB: %s)', async (ferretDb) => {

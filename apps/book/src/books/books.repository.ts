@@ -242,7 +242,11 @@ export class BooksRepository {
     const rev = current.rev ?? 0;
     const stored = { ...next, rev: rev + 1 };
     const filter = await this.engine.versionFilter('book.books.replace', current._id, current.rev);
-    const result = await this.engine.write(() => this.stored.replaceOne(filter, stored, { ignoreUndefined: true }));
+    const result = await this.engine.write(() => this.stored.replaceOne(filter, stored, { ignoreUndefined: true })).catch((err: unknown) => {
+      // it may have landed all the same: the next write reads the book from the database
+      this.lastWritten.delete(current._id);
+      throw err;
+    });
     if (result.matchedCount !== 1) return null;
     await this.written(current, stored);
     return stored;

@@ -63,8 +63,8 @@ describe('CollectionsRepository on the local engine', () => {
 
   it('refuses an insert the database already has and catches up with it', async () => {
     const { repository, held, database } = setup();
-    database.set('u1:b1', entry({ status: 'do' }));
+    database.set('u1:b1', entry({ status: 'reading' }));
     expect(await repository.insert(entry())).toBe(false);
-    expect(held.get('u1:b1')).toMatchObject({ status: 'do' });
+    expect(held.get('u1:b1')).toMatchObject({ status: 'reading' });
   });
 });

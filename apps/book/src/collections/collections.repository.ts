@@ -34,11 +34,6 @@ export class CollectionsRepository {
     private readonly local: BookLocalEngine,
   ) {}
 
-  /**
-   * The user's entry for the book, as a write starts from it: the `_id` on MongoDB, the entry held
-   * in memory on the local engine (exact there: this repository is the collection's only writer,
-   * and a write whose command failed reads its entry back, see `written`).
-   */
   /** Whether `entry` is the one the local engine holds now (not a copy read from the database, nor an older version). */
   isHeld(entry: CollectionDocument): boolean {
     return this.local.holdsEntry(entry);
@@ -49,6 +44,11 @@ export class CollectionsRepository {
     return this.collections.collection as unknown as mongo.Collection<CollectionDocument>;
   }
 
+  /**
+   * The user's entry for the book, as a write starts from it: the `_id` on MongoDB, the entry held
+   * in memory on the local engine (exact there: this repository is the collection's only writer,
+   * and a write whose command failed reads its entry back, see `command`).
+   */
   async find(userId: string, bookId: string): Promise<CollectionDocument | null> {
     return (await this.ofUserForBooks(userId, [bookId])).get(bookId) ?? null;
   }

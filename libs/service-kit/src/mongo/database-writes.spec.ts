@@ -50,8 +50,8 @@ describe('DatabaseWrites', () => {
 });
 
 describe('DatabaseWrites with the database unreachable', () => {
-  it('fails the writes waiting behind one that could not reach it at once, and tries the next ones that come', async () => {
-    const queue = new DatabaseWrites(connectionTo(true));
+  it('fails the writes waiting behind one that could not reach it at once, and those that come within the hold; tries those after', async () => {
+    const queue = new DatabaseWrites(connectionTo(true), 50);
     const attempted: string[] = [];
     const unreachable = new mongo.MongoServerSelectionError('Server selection timed out', { } as never);
     const first = queue.run(async () => {
@@ -62,8 +62,11 @@ describe('DatabaseWrites with the database unreachable', () => {
     const waiting = [queue.run(async () => attempted.push('second')), queue.run(async () => attempted.push('third'))];
     await expect(first).rejects.toBe(unreachable);
     for (const w of waiting) await expect(w).rejects.toBe(unreachable);
+    // one that comes right after is not tried either
+    await expect(queue.run(async () => attempted.push('fourth'))).rejects.toBe(unreachable);
     expect(attempted).toEqual(['first']);
-    // the database may be back: a write that comes now is tried
+    // the database may be back: a write that comes after the hold is tried
+    await new Promise((r) => setTimeout(r, 60));
     await expect(queue.run(async () => 'written')).resolves.toBe('written');
   });
 });

@@ -15,29 +15,39 @@ import { isFerretDbConnection } from './ferretdb-detection';
  * Only a single command goes through `run`, never a step that issues another write (that would
  * wait for itself).
  */
+/**
+ * How long a write found the database unreachable is believed: the writes of a request that
+ * follow the failed one (its next group of ids, of journal entries) fail at once too.
+ */
+const UNREACHABLE_HOLD_MS = 200;
+
 export class DatabaseWrites {
   private readonly queue = new KeyedMutex();
   private ferretDb?: Promise<boolean>;
-  /** Writes numbered as they come, and the database found unreachable by a write, with the last number then given. */
+  /** Writes numbered as they come, and the database found unreachable by a write: the last number then given, and until when to believe it. */
   private arrivals = 0;
-  private unreachable?: { upTo: number; error: unknown };
+  private unreachable?: { upTo: number; until: number; error: unknown };
 
-  constructor(private readonly connection: Connection | undefined) {}
+  constructor(private readonly connection: Connection | undefined, private readonly unreachableHoldMs = UNREACHABLE_HOLD_MS) {}
 
   /**
    * Runs `write` when the writes that came before it are done. When one fails because the database
-   * cannot be reached, those already waiting fail at once with its error rather than each waiting
-   * out its own timeout in turn (and landing, long after their callers gave up, once it is back).
+   * cannot be reached, those already waiting, and those that come within UNREACHABLE_HOLD_MS, fail
+   * at once with its error rather than each waiting out its own timeout in turn (and landing, long
+   * after their callers gave up, once it is back).
    */
   async run<T>(write: () => Promise<T>): Promise<T> {
     if (!(await this.queued())) return write();
     const arrival = ++this.arrivals;
     return this.queue.run('', async () => {
-      if (this.unreachable && arrival <= this.unreachable.upTo) throw this.unreachable.error;
+      const down = this.unreachable;
+      if (down && (arrival <= down.upTo || Date.now() < down.until)) throw down.error;
       try {
         return await write();
       } catch (err) {
-        if (err instanceof mongo.MongoNetworkError || err instanceof mongo.MongoServerSelectionError) this.unreachable = { upTo: this.arrivals, error: err };
+        if (err instanceof mongo.MongoNetworkError || err instanceof mongo.MongoServerSelectionError) {
+          this.unreachable = { upTo: this.arrivals, until: Date.now() + this.unreachableHoldMs, error: err };
+        }
         throw err;
       }
     });
