@@ -5,7 +5,7 @@ import {
   checkAnnotationPlacement, isPrivate, PageRequest, PictureRef, SimpleUser, UserRecord,
 } from '@plaza/contracts';
 import { PictureStore } from '@plaza/pictures';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, JsonPieces, KeyedMutex, LOGGER, Logger, objectJson, pageJson, ReadinessRegistry, ServiceJson, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, JsonAround, jsonAround, JsonPieces, KeyedMutex, LOGGER, Logger, pageJson, ReadinessRegistry, ServiceJson, UsersDirectory } from '@plaza/platform';
 import { RepairJournal, scheduleSweeps, Sequences, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
@@ -14,7 +14,7 @@ import { BooksService } from '../books/books.service';
 import { requireLogin } from '../collections/collections.service';
 import { BookConfig } from '../config/book.config';
 import { AnnotationPictureUrls } from '../common/pictures';
-import { requireUser, simpleUsers, toSimpleUser, unknownUser } from '../common/users';
+import { requireUser, simpleUserOf, simpleUsers } from '../common/users';
 import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from './annotation.schema';
 import { abstractOf, referencedPictures, renderHtml } from './annotation-content';
 import { AnnotationsRepository } from './annotations.repository';
@@ -25,15 +25,10 @@ const SWEEP_INTERVAL_MS = 60_000;
 const annotationTarget = (id: string) => `annotation:${id}`;
 
 /** An annotation's JSON around its book, held for one author record and format (AnnotationsService.presentJson). */
-interface HeldJson {
+interface HeldJson extends JsonAround {
   author: UserRecord | undefined;
   format: AnnotationFormat;
-  head: Buffer;
-  rest: Buffer;
 }
-
-/** Stands for the book while an annotation's own parts are encoded. */
-const NO_BOOK = Buffer.from('null');
 
 /**
  * Reading annotations with pictures. A private annotation exists only for its author: anyone
@@ -269,21 +264,20 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
    * addresses carry the time they were made.
    */
   private presentJson(doc: AnnotationDocument, book: BookView, author: UserRecord | undefined, format: AnnotationFormat): JsonPieces {
-    const bookJson = this.books.presentJson(book);
-    if (Object.keys(doc.photos ?? {}).length > 0 || !this.annotations.isHeld(doc)) return this.encodedAround(doc, author, format, bookJson);
-    let held = this.heldJson.get(doc);
-    if (!held || held.author !== author || held.format !== format) {
-      const [head, , rest] = this.encodedAround(doc, author, format, NO_BOOK);
-      held = { author, format, head: Buffer.from(head as string), rest: Buffer.from(rest as string) };
-      this.heldJson.set(doc, held);
-    }
-    return [held.head, bookJson, held.rest];
+    const { head, tail } = this.aroundBook(doc, author, format);
+    return [head, this.books.presentJson(book), tail];
   }
 
-  /** The annotation as JSON in three pieces: its fields before the book (up to `"book":`), the book's JSON, the rest. */
-  private encodedAround(doc: AnnotationDocument, author: UserRecord | undefined, format: AnnotationFormat, bookJson: Buffer): JsonPieces {
-    const { head, rest } = this.parts(doc, author ? toSimpleUser(author) : unknownUser(doc.author_id), format);
-    return objectJson(head, jsonField('book', bookJson), rest);
+  /** The annotation's JSON around its book (`present`), held while the document, the author's record and the format are the same. */
+  private aroundBook(doc: AnnotationDocument, author: UserRecord | undefined, format: AnnotationFormat): JsonAround {
+    const encode = () => {
+      const { head, rest } = this.parts(doc, simpleUserOf(author, doc.author_id), format);
+      return jsonAround(head, 'book', rest);
+    };
+    if (Object.keys(doc.photos ?? {}).length > 0 || !this.annotations.isHeld(doc)) return encode();
+    let held = this.heldJson.get(doc);
+    if (!held || held.author !== author || held.format !== format) this.heldJson.set(doc, (held = { author, format, ...encode() }));
+    return held;
   }
 
   /** An annotation's fields before its book and after it, in the order shown. */

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { KeyedMutex, lazyLru } from '@plaza/platform';
-import { DatabaseEngine, rankedSearchPage, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
-import { Model, mongo } from 'mongoose';
+import { DatabaseEngine, driverCollection, DRIVER_WRITE, rankedSearchPage, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
+import { Model } from 'mongoose';
 import { BookDocument, BookView } from './book.schema';
 import { withSearchFields } from './book-search';
 import { BookTagRanksRepository } from './book-tag-ranks.repository';
@@ -98,16 +98,7 @@ export class BooksRepository {
 
   /** The book as stored, read by `_id`: what a write starts from (and what a repair compares). */
   async storedById(id: string): Promise<BookDocument | null> {
-    return this.stored.findOne({ _id: id });
-  }
-
-  /**
-   * The driver's collection, past mongoose: a write's read and replace of a whole book, which the
-   * service builds itself; mongoose's query and casting of a book cost more than the round trip
-   * (docs/PERFORMANCE.md, "Writes").
-   */
-  private get stored(): mongo.Collection<BookDocument> {
-    return this.books.collection as unknown as mongo.Collection<BookDocument>;
+    return driverCollection(this.books).findOne({ _id: id });
   }
 
   /**
@@ -242,7 +233,7 @@ export class BooksRepository {
     const rev = current.rev ?? 0;
     const stored = { ...next, rev: rev + 1 };
     const filter = await this.engine.versionFilter('book.books.replace', current._id, current.rev);
-    const result = await this.engine.write(() => this.stored.replaceOne(filter, stored, { ignoreUndefined: true })).catch((err: unknown) => {
+    const result = await this.engine.write(() => driverCollection(this.books).replaceOne(filter, stored, DRIVER_WRITE)).catch((err: unknown) => {
       // it may have landed all the same: the next write reads the book from the database
       this.lastWritten.delete(current._id);
       throw err;

@@ -67,7 +67,6 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     this.search.put(doc);
   }
 
-  /** The books of `ids` that exist, as shown; undefined until the index has loaded (the caller reads them by `_id`). */
   /** Whether `view` is the view held for its book now (not a copy read from the database, nor an older view). */
   holds(view: BookView): boolean {
     return this.search.loaded && this.search.kept(view._id) === view;
@@ -78,6 +77,7 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     return this.search.loaded ? this.search.kept(id) : undefined;
   }
 
+  /** The books of `ids` that exist, as shown; undefined until the index has loaded (the caller reads them by `_id`). */
   views(ids: string[]): BookView[] | undefined {
     if (!this.search.loaded) return undefined;
     return ids.map((id) => this.search.kept(id)).filter((b): b is BookView => b !== undefined);

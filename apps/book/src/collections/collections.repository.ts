@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { DatabaseEngine } from '@plaza/service-kit';
-import { Model, mongo } from 'mongoose';
+import { DatabaseEngine, driverCollection, DRIVER_WRITE } from '@plaza/service-kit';
+import { Model } from 'mongoose';
 import { BookLocalEngine, CollectionFilter, UserTagCount } from '../books/local-engine';
 import { CollectionDocument, collectionKey } from './collection.schema';
 import { UserTagCountsRepository } from './user-tag-counts.repository';
@@ -9,11 +9,6 @@ import { UserTagCountsRepository } from './user-tag-counts.repository';
 export type { CollectionFilter } from '../books/local-engine';
 
 const DUPLICATE_KEY = 11000;
-/**
- * The hot writes go to the driver's collection, past mongoose's casting: the documents are built
- * whole by the service, and casting one cost more than its round trip (docs/PERFORMANCE.md, "Writes").
- */
-const NATIVE = { ignoreUndefined: true };
 
 /**
  * The users' collection entries. One per user and book (`_id` `<user>:<book>`, so creation is an
@@ -37,11 +32,6 @@ export class CollectionsRepository {
   /** Whether `entry` is the one the local engine holds now (not a copy read from the database, nor an older version). */
   isHeld(entry: CollectionDocument): boolean {
     return this.local.holdsEntry(entry);
-  }
-
-  /** The driver's collection, for the writes past mongoose (NATIVE). */
-  private get stored(): mongo.Collection<CollectionDocument> {
-    return this.collections.collection as unknown as mongo.Collection<CollectionDocument>;
   }
 
   /**
@@ -84,7 +74,7 @@ export class CollectionsRepository {
   async insert(doc: CollectionDocument): Promise<boolean> {
     const stored = { ...doc, rev: 0 };
     try {
-      await this.command(stored._id, () => this.stored.insertOne(stored, NATIVE));
+      await this.command(stored._id, () => driverCollection(this.collections).insertOne(stored, DRIVER_WRITE));
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
       throw err;
@@ -97,7 +87,7 @@ export class CollectionsRepository {
   async replace(previous: CollectionDocument, next: CollectionDocument): Promise<boolean> {
     const stored = { ...next, rev: (previous.rev ?? 0) + 1 };
     const filter = await this.engine.versionFilter('book.collections.replace', previous._id, previous.rev);
-    const result = await this.command(previous._id, () => this.stored.replaceOne(filter, stored, NATIVE));
+    const result = await this.command(previous._id, () => driverCollection(this.collections).replaceOne(filter, stored, DRIVER_WRITE));
     if (result.matchedCount !== 1) return false;
     await this.written(previous, stored);
     return true;
@@ -106,7 +96,7 @@ export class CollectionsRepository {
   /** Deletes `previous` (as read); false when the entry changed or vanished since it was read. */
   async delete(previous: CollectionDocument): Promise<boolean> {
     const filter = await this.engine.versionFilter('book.collections.delete', previous._id, previous.rev);
-    const result = await this.command(previous._id, () => this.stored.deleteOne(filter));
+    const result = await this.command(previous._id, () => driverCollection(this.collections).deleteOne(filter));
     if (result.deletedCount !== 1) return false;
     await this.written(previous, undefined);
     return true;
@@ -130,7 +120,7 @@ export class CollectionsRepository {
       return await this.engine.write(write);
     } catch (err) {
       if (await this.engine.isLocal()) {
-        const stored = await this.stored.findOne({ _id: key }).catch(() => undefined);
+        const stored = await driverCollection(this.collections).findOne({ _id: key }).catch(() => undefined);
         if (stored === null) this.local.entryRemoved(key);
         else if (stored) this.local.entryWritten(stored);
       }

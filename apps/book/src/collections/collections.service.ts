@@ -4,7 +4,7 @@ import {
   ApiError, Caller, Collection, CollectionInput, CollectionList, CollectionLookupQuery, envelope, isPrivate, PageRequest,
   parseRfc3339, parseTags, TagList, toCollectionStatus, UserCollectionsQuery,
 } from '@plaza/contracts';
-import { APP_CONFIG, Clock, CLOCK, formatTimestamp, jsonField, JsonPieces, KeyedMutex, objectJson, pageJson, ServiceJson, UsersDirectory } from '@plaza/platform';
+import { APP_CONFIG, Clock, CLOCK, formatTimestamp, JsonAround, jsonAround, JsonPieces, KeyedMutex, pageJson, ServiceJson, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
@@ -19,9 +19,6 @@ import { CollectionsRepository } from './collections.repository';
 
 /** Replaces of one entry that lost to another instance's change before giving up (each one means a change went through). */
 const MAX_ATTEMPTS = 20;
-
-/** How an entry's JSON starts: its book comes first (`present`). */
-const BOOK_FIELD = '{"book":';
 
 export function requireLogin(caller: Caller): string {
   if (!caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
@@ -44,8 +41,8 @@ export class CollectionsService {
    */
   private readonly lock = new KeyedMutex();
   private readonly sequences: Sequences;
-  /** The JSON of an entry's own fields, by the entry the local engine holds. */
-  private readonly heldJson = new WeakMap<CollectionDocument, Buffer>();
+  /** The JSON of an entry's own fields around its book, by the entry the local engine holds. */
+  private readonly heldJson = new WeakMap<CollectionDocument, JsonAround>();
 
   constructor(
     private readonly collections: CollectionsRepository,
@@ -197,16 +194,16 @@ export class CollectionsService {
    * annotations are (AnnotationsService.presentJson).
    */
   private presentJson(entry: CollectionDocument, book: BookView): JsonPieces {
-    const bookJson = this.books.presentJson(book);
-    if (!this.collections.isHeld(entry)) return objectJson(jsonField('book', bookJson), this.entryFields(entry));
-    let rest = this.heldJson.get(entry);
-    if (!rest) {
-      // the entry's own fields after its book, encoded once for the entry the local engine holds
-      const [, , fields] = objectJson(jsonField('book', bookJson), this.entryFields(entry));
-      rest = Buffer.from(fields as string);
-      this.heldJson.set(entry, rest);
-    }
-    return [BOOK_FIELD, bookJson, rest];
+    const { head, tail } = this.aroundBook(entry);
+    return [head, this.books.presentJson(book), tail];
+  }
+
+  /** The entry's JSON around its book (`present`: the book first), encoded once for the entry the local engine holds. */
+  private aroundBook(entry: CollectionDocument): JsonAround {
+    if (!this.collections.isHeld(entry)) return jsonAround({}, 'book', this.entryFields(entry));
+    let held = this.heldJson.get(entry);
+    if (!held) this.heldJson.set(entry, (held = jsonAround({}, 'book', this.entryFields(entry))));
+    return held;
   }
 
   private entryFields(entry: CollectionDocument): Omit<Collection, 'book'> {

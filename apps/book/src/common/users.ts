@@ -17,11 +17,13 @@ export async function requireUser(users: UsersDirectory, ref: string): Promise<U
   return user;
 }
 
+/** The Simple User of the user `id`, as identity knows them (`user`) or by id alone. */
+export function simpleUserOf(user: UserRecord | undefined, id: string): SimpleUser {
+  return user ? toSimpleUser(user) : unknownUser(id);
+}
+
 /** Simple Users for a set of ids, one request for all; an id identity does not know still gets one. */
 export async function simpleUsers(users: UsersDirectory, ids: string[]): Promise<(id: string) => SimpleUser> {
   const found = await users.resolve(ids);
-  return (id) => {
-    const user = found.get(id);
-    return user ? toSimpleUser(user) : unknownUser(id);
-  };
+  return (id) => simpleUserOf(found.get(id), id);
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
-import { DatabaseWrites, databaseWrites } from '@plaza/service-kit';
+import { DatabaseEngine, driverCollection } from '@plaza/service-kit';
 import { FilterQuery, Model } from 'mongoose';
 import { likeId, NoteLikeDocument } from './like.schema';
 
@@ -12,18 +12,16 @@ const DUPLICATE_KEY = 11000;
 /** The note_likes collection: one document per (note, user). */
 @Injectable()
 export class LikesRepository {
-  /** The inserts and deletes of likes, which every like and unlike makes, queue with the service's other writes (database-writes.ts). */
-  private readonly writes: DatabaseWrites;
-
-  constructor(@InjectModel(NoteLikeDocument.name) private readonly likes: Model<NoteLikeDocument>) {
-    this.writes = databaseWrites(likes.db);
-  }
+  constructor(
+    @InjectModel(NoteLikeDocument.name) private readonly likes: Model<NoteLikeDocument>,
+    private readonly engine: DatabaseEngine,
+  ) {}
 
   /** Stores a like; false when the user already liked the note (the insert is the atomic check). */
   async insert(like: Omit<StoredLike, '_id'>): Promise<boolean> {
     try {
-      // built whole here: to the driver, past mongoose's casting (docs/PERFORMANCE.md, "Writes")
-      await this.writes.run(() => this.likes.collection.insertOne({ ...like, _id: likeId(like.note_id, like.user_id) } as never));
+      // built whole here: to the driver, past mongoose's casting
+      await this.engine.write(() => driverCollection(this.likes).insertOne({ ...like, _id: likeId(like.note_id, like.user_id) }));
       return true;
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
@@ -38,7 +36,7 @@ export class LikesRepository {
 
   /** False when there was no such like. */
   async delete(noteId: string, userId: string): Promise<boolean> {
-    const result = await this.writes.run(() => this.likes.deleteOne({ _id: likeId(noteId, userId) }).exec());
+    const result = await this.engine.write(() => this.likes.deleteOne({ _id: likeId(noteId, userId) }).exec());
     return result.deletedCount > 0;
   }
 

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
-import { DatabaseEngine } from '@plaza/service-kit';
+import { DatabaseEngine, driverCollection } from '@plaza/service-kit';
 import { Model, mongo } from 'mongoose';
 import { NoteLocalEngine } from './local-engine';
 import { NoteDocument } from './note.schema';
@@ -45,17 +45,9 @@ export class NotesRepository {
     });
   }
 
-  /** The note as the database has it (what a failed write reads back). */
+  /** The note as the database has it (what a failed write reads back); by the driver, as the counter writes: every like and comment makes them. */
   private storedById(id: string): Promise<StoredNote | null> {
-    return this.stored.findOne({ _id: id });
-  }
-
-  /**
-   * The driver's collection, past mongoose's query building and casting, for the reads by id and
-   * the counter writes, which every like and comment makes (docs/PERFORMANCE.md, "Writes").
-   */
-  private get stored(): mongo.Collection<NoteDocument> {
-    return this.notes.collection as unknown as mongo.Collection<NoteDocument>;
+    return driverCollection(this.notes).findOne({ _id: id });
   }
 
   async insert(note: StoredNote): Promise<void> {
@@ -77,7 +69,7 @@ export class NotesRepository {
     const version = current.counts_v ?? 0;
     // `counts_v: null` matches a note that has none yet (the driver types it as a number only)
     const filter: mongo.Filter<NoteDocument> = compareAndSwap ? { _id: current._id, counts_v: (current.counts_v ?? null) as number } : { _id: current._id };
-    const result = await this.tracked(current._id, () => this.stored.updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }), (r) =>
+    const result = await this.tracked(current._id, () => driverCollection(this.notes).updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }), (r) =>
       // unmatched: gone, or (compare-and-swap) changed by another instance, then read back
       r.matchedCount === 1 ? { ...current, ...counts, counts_v: version + 1 } : compareAndSwap ? undefined : null,
     );
@@ -92,7 +84,7 @@ export class NotesRepository {
       comments_count: (current.comments_count ?? 0) + (inc.comments_count ?? 0),
       counts_v: (current.counts_v ?? 0) + 1,
     };
-    const result = await this.tracked(current._id, () => this.stored.updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }), (r) => (r.matchedCount === 1 ? after : null));
+    const result = await this.tracked(current._id, () => driverCollection(this.notes).updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }), (r) => (r.matchedCount === 1 ? after : null));
     return result.matchedCount === 1 ? after : null;
   }
 

@@ -1,22 +1,24 @@
-import { joinJson, jsonField, JsonPieces, objectJson, pageJson } from './json-bytes';
+import { joinJson, jsonAround, JsonPieces, pageJson } from './json-bytes';
 
 const bytes = (value: unknown) => Buffer.from(JSON.stringify(value));
 const text = (pieces: JsonPieces) => joinJson(pieces).toString();
 const pieces = (value: unknown): JsonPieces => [JSON.stringify(value)];
 
-describe('objectJson', () => {
+describe('jsonAround', () => {
+  const around = (parts: { head: Buffer; tail: Buffer }, value: unknown) => text([parts.head, bytes(value), parts.tail]);
+
   it('writes what JSON.stringify writes for the same object, keys in the order given', () => {
     const book = { id: '7', title: '春天 "quoted" \u2028', tags: [{ count: 1, name: 'a\\b' }] };
     const entry = { id: 3, book_id: '7', book, comment: 'ünïcode', rating: undefined, updated: '2026-11-26 10:00:00' };
     const { id, book_id, book: _book, ...rest } = entry;
-    expect(text(objectJson({ id, book_id }, jsonField('book', bytes(book)), rest))).toBe(JSON.stringify(entry));
-    expect(text(objectJson(jsonField('book', bytes(book)), { id }))).toBe(JSON.stringify({ book, id }));
+    expect(around(jsonAround({ id, book_id }, 'book', rest), book)).toBe(JSON.stringify(entry));
+    expect(around(jsonAround({}, 'book', { id }), book)).toBe(JSON.stringify({ book, id }));
+    expect(around(jsonAround({ id }, 'book', {}), book)).toBe(JSON.stringify({ id, book }));
   });
 
-  it('leaves out empty parts and writes an empty object for none', () => {
-    expect(text(objectJson({}, jsonField('a', bytes([1])), {}))).toBe('{"a":[1]}');
-    expect(text(objectJson())).toBe('{}');
-    expect(text(objectJson({}, { x: undefined }))).toBe('{}');
+  it('adds nothing for empty parts or fields left undefined', () => {
+    expect(around(jsonAround({}, 'a', {}), [1])).toBe('{"a":[1]}');
+    expect(around(jsonAround({ x: undefined }, 'a', { y: undefined }), null)).toBe('{"a":null}');
   });
 });
 
@@ -35,7 +37,8 @@ describe('pageJson', () => {
   });
 
   it('joins pieces of text and bytes, multi-byte characters included', () => {
-    const item = objectJson({ a: '€😀' }, jsonField('b', bytes({ c: 'ü' })), { d: 1 });
+    const { head, tail } = jsonAround({ a: '€😀' }, 'b', { d: 1 });
+    const item = [head, bytes({ c: 'ü' }), tail];
     expect(pageJson('x', 0, 1, [item]).bytes.toString()).toBe(JSON.stringify({ start: 0, count: 1, total: 1, x: [{ a: '€😀', b: { c: 'ü' }, d: 1 }] }));
   });
 });

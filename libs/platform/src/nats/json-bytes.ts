@@ -10,34 +10,24 @@ import { ServiceJson } from './service-json';
 /** A JSON text in pieces, joined into bytes once, when the whole answer is known. */
 export type JsonPieces = Array<string | Buffer>;
 
-/** A field whose value is given as JSON bytes. */
-export interface JsonField {
-  readonly key: string;
-  readonly json: Buffer;
+/** The bytes of an object before and after the value of one of its fields (`jsonAround`). */
+export interface JsonAround {
+  readonly head: Buffer;
+  readonly tail: Buffer;
 }
 
-export function jsonField(key: string, json: Buffer): JsonField {
-  return { key, json };
-}
-
-const isJsonField = (part: object): part is JsonField => (part as Partial<JsonField>).json instanceof Buffer && typeof (part as Partial<JsonField>).key === 'string';
-
-/** The JSON of an object made of `parts` in order: plain objects' own fields, and JSON fields. */
-export function objectJson(...parts: Array<Record<string, unknown> | JsonField>): JsonPieces {
-  const pieces: JsonPieces = [];
-  let text = '{';
-  for (const part of parts) {
-    const comma = text.length > 1 || pieces.length > 0 ? ',' : '';
-    if (isJsonField(part)) {
-      pieces.push(`${text}${comma}${JSON.stringify(part.key)}:`, part.json);
-      text = '';
-      continue;
-    }
-    const fields = JSON.stringify(part);
-    if (fields.length > 2) text += `${comma}${fields.slice(1, -1)}`;
-  }
-  pieces.push(`${text}}`);
-  return pieces;
+/**
+ * The object `{...before, [key]: value, ...after}` as the bytes around `value`: `head`, then the
+ * value's own JSON, then `tail` make what JSON.stringify writes for it, keys in order. A service
+ * holds the two beside an entry and joins them with a value it holds encoded too (a book as shown).
+ */
+export function jsonAround(before: Record<string, unknown>, key: string, after: Record<string, unknown>): JsonAround {
+  const opening = JSON.stringify(before);
+  const closing = JSON.stringify(after);
+  // `{}` (nothing, or only undefined fields) adds no field and no comma
+  const head = `${opening.length > 2 ? `${opening.slice(0, -1)},` : '{'}${JSON.stringify(key)}:`;
+  const tail = closing.length > 2 ? `,${closing.slice(1)}` : '}';
+  return { head: Buffer.from(head), tail: Buffer.from(tail) };
 }
 
 /**

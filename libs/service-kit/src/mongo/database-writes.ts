@@ -3,6 +3,12 @@ import { type Connection, mongo } from 'mongoose';
 import { isFerretDbConnection } from './ferretdb-detection';
 
 /**
+ * How long a write found the database unreachable is believed: the writes of a request that
+ * follow the failed one (its next group of ids, of journal entries) fail at once too.
+ */
+const UNREACHABLE_HOLD_MS = 200;
+
+/**
  * The write commands of one service to its FerretDB database, one at a time in arrival order.
  *
  * Why: FerretDB runs each write as a SQLite transaction (`BEGIN IMMEDIATE`), and SQLite lets one
@@ -15,12 +21,6 @@ import { isFerretDbConnection } from './ferretdb-detection';
  * Only a single command goes through `run`, never a step that issues another write (that would
  * wait for itself).
  */
-/**
- * How long a write found the database unreachable is believed: the writes of a request that
- * follow the failed one (its next group of ids, of journal entries) fail at once too.
- */
-const UNREACHABLE_HOLD_MS = 200;
-
 export class DatabaseWrites {
   private readonly queue = new KeyedMutex();
   private ferretDb?: Promise<boolean>;
