@@ -53,7 +53,7 @@ describe('AccessGuard: a Bearer credential without a well-formed token is 401/10
   async function callerOf(endpoint: EndpointDefinition, authorization?: string): Promise<Caller | undefined> {
     const reflector = { get: () => endpoint } as unknown as Reflector;
     const guard = new AccessGuard(reflector, policy, apikeys as unknown as ApikeyResolver, rateLimits as unknown as RateLimitPolicy);
-    const request = { ...withAuthorization(authorization), query: {}, protocol: 'http', url: '/', method: 'GET' } as unknown as FastifyRequest;
+    const request = { ...withAuthorization(authorization), query: {}, protocol: 'http', url: '/', method: 'GET', raw: {} } as unknown as FastifyRequest;
     const context = {
       getHandler: () => callerOf,
       getClass: () => AccessGuard,

@@ -7,7 +7,8 @@ import { ApikeyResolver } from '../auth/apikey-resolver';
 import { ENDPOINT_METADATA } from '../endpoints/endpoint.decorator';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { readPaging } from '../http/query-params';
-import { stateOf } from '../http/request-context';
+import { shareOf, stateOf } from '../http/request-context';
+import { moveInFlightShare, tooManyAtOnce } from '../rate-limit/in-flight';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { AccessPolicy } from './access-policy';
 
@@ -47,7 +48,8 @@ class HeaderBearerGuard extends AuthGuard('bearer') {
 /**
  * Every rule that decides whether a request may reach a service, in one ordered place:
  * callback syntax → https → who is calling (Bearer via passport, or apikey) → login → movie
- * tier → scope → paging → rate limit. Each rule reads the endpoint's row in the endpoint table.
+ * tier → scope → paging → in-flight share → rate limit. Each rule reads the endpoint's row in the
+ * endpoint table.
  */
 @Injectable()
 export class AccessGuard implements CanActivate {
@@ -77,6 +79,9 @@ export class AccessGuard implements CanActivate {
     state.caller = caller;
     this.policy.checkEndpoint(endpoint, caller, hasBearer);
     if (endpoint.paging) state.page = readPaging(request, endpoint.paging);
+    // a token verified here for the first time was counted by the client address on arrival
+    const share = shareOf(caller, request.ip);
+    if (!moveInFlightShare(request.raw, share)) throw tooManyAtOnce(share);
     await this.rateLimits.enforce(request, endpoint, caller, hasBearer);
     return true;
   }

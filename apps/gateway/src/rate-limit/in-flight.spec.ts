@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy } from '../access/access-policy';
 import { TokenVerifier } from '../auth/token-verifier';
 import type { Caller } from '@plaza/contracts';
-import { InFlightLimit } from './in-flight';
+import { InFlightLimit, moveInFlightShare } from './in-flight';
 import { RateLimitPolicy } from './rate-limit.policy';
 
 class FakeResponse extends EventEmitter {
@@ -85,6 +85,37 @@ describe('InFlightLimit', () => {
     const refused = new FakeResponse();
     expect(limit.admit(request('/v2/book/1'), refused as unknown as ServerResponse)).toBe(true);
     expect(JSON.parse(refused.body ?? '').code).toBe(112);
+  });
+
+  it("moves a new token's request from its address to its user once verified, and refuses the move when the user's share is full", () => {
+    const limit = make();
+    const fresh = () => request('/v2/book/1', { authorization: 'Bearer new-token' });
+    const admitted = [fresh(), fresh()];
+    const answers = admitted.map(() => new FakeResponse());
+    admitted.forEach((req, i) => expect(limit.admit(req, answers[i] as unknown as ServerResponse)).toBe(false));
+    // both counted by address: a third caller from that address is refused
+    expect(limit.admit(request('/v2/book/1'), new FakeResponse() as unknown as ServerResponse)).toBe(true);
+    // the guard verified the token: the first moves to the user, freeing its address's place
+    expect(moveInFlightShare(admitted[0], 'user:7')).toBe(true);
+    expect(moveInFlightShare(admitted[0], 'user:7')).toBe(true);
+    const anonymous = new FakeResponse();
+    expect(limit.admit(request('/v2/book/1'), anonymous as unknown as ServerResponse)).toBe(false);
+    anonymous.emit('close');
+    // the user's share holds the moved request; one more of the user's fills it
+    const alice = new FakeResponse();
+    expect(limit.admit(request('/v2/book/1', { authorization: 'Bearer alice-token' }), alice as unknown as ServerResponse)).toBe(false);
+    expect(moveInFlightShare(admitted[1], 'user:7')).toBe(false);
+    // the refused move left the second counted by address until it closes
+    expect(limit.admit(request('/v2/book/1'), new FakeResponse() as unknown as ServerResponse)).toBe(false);
+    answers[1].emit('close');
+    alice.emit('close');
+    // once closed, the moved request frees the user's place, not the address's
+    answers[0].emit('close');
+    const again = [new FakeResponse(), new FakeResponse()];
+    for (const res of again) expect(limit.admit(request('/v2/book/1', { authorization: 'Bearer alice-token' }), res as unknown as ServerResponse)).toBe(false);
+    expect(limit.admit(request('/v2/book/1', { authorization: 'Bearer alice-token' }), new FakeResponse() as unknown as ServerResponse)).toBe(true);
+    // a request this limit never counted (rate limits off) moves nowhere and is let through
+    expect(moveInFlightShare(request('/v2/book/1'), 'user:7')).toBe(true);
   });
 
   it('leaves to fastify the refusals whose answer needs its hooks: JSONP, /auth2/*, per-origin CORS, draining', () => {

@@ -18,7 +18,27 @@ export interface InFlightDependencies {
 
 /** A request this limit refused, left for fastify to answer (JSONP, OAuth's error fields). */
 const REFUSED = Symbol('plaza.inFlightRefused');
-type Marked = IncomingMessage & { [REFUSED]?: ApiError };
+/** Where an admitted request is counted, until it closes: the share it was admitted under, or the one it moved to. */
+const COUNTED = Symbol('plaza.inFlightCounted');
+interface Counted {
+  limit: InFlightLimit;
+  key: string;
+}
+type Marked = IncomingMessage & { [REFUSED]?: ApiError; [COUNTED]?: Counted };
+
+/** The refusal of a request over its caller's in-flight share, wherever it is found. */
+export const tooManyAtOnce = (share: string) => new ApiError(share.startsWith('addr:') ? 'rate_limit_exceeded2' : 'rate_limit_exceeded1', 'too many requests at once');
+
+/**
+ * Moves an admitted request's count to `share` once the access guard knows who sent it: a token
+ * the gateway had not verified before was counted by the client address (docs/DECISIONS.md,
+ * "Limits"). False, and nothing moved, when that share is full: the request is then refused
+ * (`tooManyAtOnce`), as it would have been on arrival had the token been known.
+ */
+export function moveInFlightShare(req: IncomingMessage, share: string): boolean {
+  const counted = (req as Marked)[COUNTED];
+  return counted === undefined || counted.limit.move(counted, share);
+}
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const SHARE_SPENT = new ApiError('rate_limit_exceeded1', 'fair share of the minute spent');
@@ -28,7 +48,8 @@ const SHARE_SPENT = new ApiError('rate_limit_exceeded1', 'fair share of the minu
  * Counted and refused on Node's `request` event, before fastify builds a request and a reply: a
  * flood on hundreds of connections then costs the gateway a map lookup and a short answer per
  * request, and the requests of others queued behind it wait that much less. The caller is known
- * this early from a token verified before (a new token counts by address until its first answer).
+ * this early from a token verified before; a request with a new token counts by address until the
+ * access guard has verified it and moves it to its caller's share (`moveInFlightShare`).
  * A caller whose fair share of the minute is spent is refused here too (429/111 with the
  * RateLimit headers, as the guard would), on every endpoint the share counts.
  *
@@ -75,7 +96,7 @@ export class InFlightLimit {
     const n = this.held.get(key) ?? 0;
     if (n >= this.limit) {
       Metrics.rateLimitRefused('in-flight');
-      const error = new ApiError(key.startsWith('addr:') ? 'rate_limit_exceeded2' : 'rate_limit_exceeded1', 'too many requests at once');
+      const error = tooManyAtOnce(key);
       if (this.writable(req)) {
         this.refuse(req, res, error);
         return true;
@@ -84,9 +105,25 @@ export class InFlightLimit {
       return false;
     }
     this.held.set(key, n + 1);
+    const counted: Counted = { limit: this, key };
+    (req as Marked)[COUNTED] = counted;
     // 'close' comes once the answer is sent or the client went away, whichever ends the request
-    res.once('close', () => this.release(key));
+    res.once('close', () => this.release(counted.key));
     return false;
+  }
+
+  /** See `moveInFlightShare`. */
+  move(counted: Counted, share: string): boolean {
+    if (counted.key === share) return true;
+    const n = this.held.get(share) ?? 0;
+    if (n >= this.limit) {
+      Metrics.rateLimitRefused('in-flight');
+      return false;
+    }
+    this.release(counted.key);
+    this.held.set(share, n + 1);
+    counted.key = share;
+    return true;
   }
 
   /**
