@@ -48,6 +48,7 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'event.links.by-event',
     'event.links.by-user',
     'event.links.by-ids',
+    'event.links.count',
     'event.links.upkeep',
     'event.search',
     'change-feed.clear',

@@ -8,6 +8,8 @@ import { ParticipantsRepository } from './participants.repository';
 function fakeCollection() {
   const docs = new Map<string, EventUserLink>();
   let failNext: Error | undefined;
+  let readsFail = false;
+  const counts: string[] = [];
   const fail = () => {
     const err = failNext;
     failNext = undefined;
@@ -32,10 +34,17 @@ function fakeCollection() {
       },
     },
     deleteOne: (filter: { _id: string }) => query(() => ({ deletedCount: docs.delete(filter._id) ? 1 : 0 })),
-    findById: (id: string) => query(() => docs.get(id) ?? null),
+    findById: (id: string) => query(() => {
+      if (readsFail) throw new Error('database away');
+      return docs.get(id) ?? null;
+    }),
+    countDocuments: (filter: { event_id: string }) => query(() => {
+      counts.push(filter.event_id);
+      return [...docs.values()].filter((d) => d.event_id === filter.event_id).length;
+    }),
     find: () => query(() => [...docs.values()]),
   };
-  return { model, docs, failNextWith: (err: Error) => (failNext = err) };
+  return { model, docs, counts, failNextWith: (err: Error) => (failNext = err), readsFailing: (on: boolean) => (readsFail = on) };
 }
 
 function setup() {
@@ -89,5 +98,25 @@ describe('EventUserLinksRepository on the local engine', () => {
     failNextWith(new Error('connection reset'));
     await expect(repo.addMany([link('1', 'b', 20), link('1', 'c', 30)])).rejects.toThrow('connection reset');
     expect(await repo.page('1', 0, 20)).toEqual({ total: 3, userIds: ['c', 'b', 'a'] });
+  });
+
+  it("counts an event's links from the held ones, and from the database for an event whose failed write could not be read back", async () => {
+    const { repo, link, docs, counts, failNextWith, readsFailing } = setup();
+    await repo.page('1', 0, 20); // the held links have loaded
+    await repo.addMany([link('1', 'a', 10), link('1', 'b', 20), link('2', 'a', 30)]);
+    docs.set('3:z', link('3', 'z', 5)); // written behind the repository's back: not held, so not counted
+    expect([await repo.countForEvent('1'), await repo.countForEvent('2'), await repo.countForEvent('3')]).toEqual([2, 1, 0]);
+    expect(counts).toEqual([]);
+    // the insert reached the database, its answer did not, and the database is away for the read-back
+    readsFailing(true);
+    failNextWith(new Error('connection reset'));
+    await expect(repo.add(link('1', 'c', 40))).rejects.toThrow('connection reset');
+    readsFailing(false);
+    expect(await repo.countForEvent('1')).toBe(3);
+    expect(counts).toEqual(['1']);
+    expect(await repo.countForEvent('2')).toBe(1);
+    expect(counts).toEqual(['1']);
+    // reconcile's confirmation reads the collection itself
+    expect(await repo.storedCountForEvent('3')).toBe(1);
   });
 });

@@ -30,6 +30,12 @@ interface WriteFailure {
  * write (this repository is its collection's only writer; docs/ENGINES.md).
  */
 export abstract class EventUserLinksRepository<T extends EventUserLink> {
+  /**
+   * Events whose held links may differ from the collection: a write failed mid-way and its links
+   * could not be read again. Their counts come from the database until the next start reloads.
+   */
+  private readonly unsure = new Set<string>();
+
   protected constructor(
     protected readonly model: Model<T>,
     private readonly engine: DatabaseEngine,
@@ -74,7 +80,7 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
       await this.model.collection.insertOne(link as never);
     } catch (err) {
       if (isDuplicateKey(err)) return false;
-      await this.resync([link._id]);
+      await this.resync([link]);
       throw err;
     }
     await this.written([link], []);
@@ -94,7 +100,7 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
     } catch (err) {
       const writeErrors = (err as { writeErrors?: WriteFailure | WriteFailure[] }).writeErrors;
       if (writeErrors === undefined) {
-        await this.resync(links.map((l) => l._id));
+        await this.resync(links);
         throw err;
       }
       for (const w of Array.isArray(writeErrors) ? writeErrors : [writeErrors]) {
@@ -112,7 +118,7 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
     try {
       ({ deletedCount } = await this.model.deleteOne({ _id: id } as FilterQuery<T>).exec());
     } catch (err) {
-      await this.resync([id]);
+      await this.resync([{ _id: id, event_id: eventId }]);
       throw err;
     }
     await this.written([], [id]);
@@ -132,26 +138,40 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
   }
 
   /**
-   * After a write whose outcome is unknown (the database failed mid-way), the held links of `ids`
-   * are read again by `_id`, so they keep following the collection (best effort: the database may
-   * still be away, and the journal's repair then recounts the counters only).
+   * After a write whose outcome is unknown (the database failed mid-way), the held links are read
+   * again by `_id`, so they keep following the collection. When the database is still away their
+   * events are marked unsure (`countForEvent` then asks the database) and the journal's repair
+   * recounts their counters.
    */
-  private async resync(ids: string[]): Promise<void> {
-    try {
-      if (!(await this.engine.isLocal())) return;
-      const held = this.local.heldLinks(this.kind);
-      for (const id of ids) {
-        const stored = await this.model.findById(id).lean<EventUserLink>().exec();
+  private async resync(links: Array<Pick<EventUserLink, '_id' | 'event_id'>>): Promise<void> {
+    if (!(await this.engine.isLocal().catch(() => true))) return;
+    const held = this.local.heldLinks(this.kind);
+    for (const link of links) {
+      try {
+        const stored = await this.model.findById(link._id).lean<EventUserLink>().exec();
         if (stored) held.put(stored);
-        else held.remove(id);
+        else held.remove(link._id);
+      } catch {
+        // the write's own error is what the caller learns
+        this.unsure.add(link.event_id);
       }
-    } catch {
-      // the database is still away: the write's own error is what the caller learns
     }
   }
 
-  /** The source of the event's counter (the `event_id` index on MongoDB). */
+  /**
+   * The source of the event's counter: the `event_id` index on MongoDB; on the local engine the
+   * links held by event, which every write of this repository keeps (FerretDB answers a count by
+   * reading the whole collection: the demo import's recounts took most of its time that way).
+   */
   async countForEvent(eventId: string): Promise<number> {
+    return this.engine.run('event.links.count', {
+      mongodb: () => this.storedCountForEvent(eventId),
+      local: async () => (this.unsure.has(eventId) ? this.storedCountForEvent(eventId) : (await this.local.linksOf(this.kind)).ofEvent(eventId).length),
+    });
+  }
+
+  /** The event's links as the database counts them (reconcile's confirmation of a drift reads the collection itself). */
+  async storedCountForEvent(eventId: string): Promise<number> {
     return this.model.countDocuments({ event_id: eventId } as FilterQuery<T>).exec();
   }
 

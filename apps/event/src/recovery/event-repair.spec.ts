@@ -53,8 +53,8 @@ describe('EventRepair.reconcile', () => {
     };
     repair = new EventRepair(
       {} as Connection, repo as unknown as EventsRepository,
-      { countsByEvent: () => countsByEvent(participants)(), countForEvent: countForEvent(() => participants) } as unknown as ParticipantsRepository,
-      { countsByEvent: () => countsByEvent(wishers)(), countForEvent: countForEvent(() => wishers) } as unknown as WishersRepository,
+      { countsByEvent: () => countsByEvent(participants)(), storedCountForEvent: countForEvent(() => participants) } as unknown as ParticipantsRepository,
+      { countsByEvent: () => countsByEvent(wishers)(), storedCountForEvent: countForEvent(() => wishers) } as unknown as WishersRepository,
       {} as ReadinessRegistry, { info: jest.fn(), warn: jest.fn() } as never,
     );
     jest.spyOn(repair.journal, 'openTargets').mockImplementation(async () => new Set(open));

@@ -96,7 +96,7 @@ export class EventRepair implements OnModuleInit, OnApplicationShutdown {
   private async differences(id: string): Promise<Drift[]> {
     const event = await this.events.storedById(id);
     if (!event) return [];
-    const [joined, wished] = await Promise.all([this.participants.countForEvent(id), this.wishers.countForEvent(id)]);
+    const [joined, wished] = await Promise.all([this.participants.storedCountForEvent(id), this.wishers.storedCountForEvent(id)]);
     return eventDrifts(event, joined, wished);
   }
 }

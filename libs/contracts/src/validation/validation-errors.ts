@@ -1,5 +1,5 @@
-import { Transform } from 'class-transformer';
-import { ValidationError, ValidationOptions } from 'class-validator';
+import { plainToInstance, Transform } from 'class-transformer';
+import { validate, ValidationError, ValidationOptions } from 'class-validator';
 import { ApiError } from '../errors/api-error';
 import { ErrorName } from '../errors/error-catalogue';
 
@@ -67,8 +67,6 @@ export function ToBoolean(): PropertyDecorator {
  * same rules and error codes as the global validation pipe.
  */
 export async function validateInput<T extends object>(cls: new () => T, plain: unknown): Promise<T> {
-  const { plainToInstance } = await import('class-transformer');
-  const { validate } = await import('class-validator');
   const instance = plainToInstance(cls, plain ?? {});
   const errors = await validate(instance, { whitelist: true, forbidUnknownValues: false, validationError: { target: false, value: false } });
   if (errors.length > 0) throw validationErrorsToApiError(errors);
