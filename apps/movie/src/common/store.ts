@@ -81,51 +81,58 @@ export async function createOrChange<T extends { _id: string; rev?: number }>(
   create: () => T,
   change: (current: T) => Partial<T>,
   versionFilter: VersionFilter,
-): Promise<{ created: boolean; previous: T | null }> {
+): Promise<{ created: boolean; previous: T | null; stored: T }> {
   const doc = compact({ ...create(), rev: 0 });
   try {
     await collection.insertOne(doc as Document);
-    return { created: true, previous: null };
+    return { created: true, previous: null, stored: doc };
   } catch (err) {
     if (!isDuplicateKey(err)) throw err;
   }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = (await collection.findOne({ _id: doc._id } as Document)) as T | null;
     if (!current) throw new Error(`document ${doc._id} vanished while being changed`);
-    if ((await setFields(collection, current, change(current), versionFilter)) !== 'conflict') return { created: false, previous: current };
+    const stored = await setFields(collection, current, change(current), versionFilter);
+    if (stored !== 'conflict') return { created: false, previous: current, stored };
   }
   throw new Error(`document ${doc._id} kept changing`);
 }
 
 /**
  * `$set` of some fields of the document as it was read (`current`), skipped when they already hold
- * these values; `conflict` when another instance changed it since it was read (compare-and-swap on
- * `rev`, see VersionFilter): the caller reads it again and recomputes.
+ * these values. Returns the document as now stored (`current` with those fields and the next `rev`,
+ * as `$set` leaves it), or `conflict` when another instance changed it since it was read
+ * (compare-and-swap on `rev`, see VersionFilter): the caller reads it again and recomputes.
  */
 export async function setFields<T extends { _id: string; rev?: number }>(
   collection: Collection<Document>,
   current: T,
   fields: Partial<T>,
   versionFilter: VersionFilter,
-): Promise<'unchanged' | 'written' | 'conflict'> {
+): Promise<T | 'conflict'> {
   const clean = compact(fields) as Record<string, unknown>;
   const changed = Object.entries(clean).filter(([k, v]) => k !== 'rev' && !isDeepStrictEqual((current as Record<string, unknown>)[k], v));
-  if (changed.length === 0) return 'unchanged';
-  const result = await collection.updateOne(await versionFilter(current._id, current.rev), { $set: { ...Object.fromEntries(changed), rev: nextRev(current) } });
-  return result.matchedCount === 1 ? 'written' : 'conflict';
+  if (changed.length === 0) return current;
+  const set = { ...Object.fromEntries(changed), rev: nextRev(current) };
+  const result = await collection.updateOne(await versionFilter(current._id, current.rev), { $set: set });
+  return result.matchedCount === 1 ? { ...current, ...set } : 'conflict';
 }
 
-/** Reads the document, computes fields from it and sets them, again until no other write came in between. */
+/**
+ * Reads the document, computes fields from it and sets them, again until no other write came in
+ * between. Returns the document as now stored, or null when there is none.
+ */
 export async function changeFields<T extends { _id: string; rev?: number }>(
   collection: Collection<Document>,
   read: () => Promise<T | null>,
   compute: (current: T) => Promise<Partial<T>> | Partial<T>,
   versionFilter: VersionFilter,
-): Promise<void> {
+): Promise<T | null> {
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const current = await read();
-    if (!current) return;
-    if ((await setFields(collection, current, await compute(current), versionFilter)) !== 'conflict') return;
+    if (!current) return null;
+    const stored = await setFields(collection, current, await compute(current), versionFilter);
+    if (stored !== 'conflict') return stored;
   }
   throw new Error('a document kept changing');
 }

@@ -34,7 +34,7 @@ export class MovieListsRepository {
   }
 
   /** Rewrites entries with `change` applied (a subject's new Simple Subject, say). */
-  updateEntries(id: string, change: (entries: StoredListEntry[]) => StoredListEntry[]): Promise<void> {
-    return this.lock.run(id, () => changeFields(this.model.collection, () => this.byId(id), (current) => ({ entries: change(current.entries) }), this.versionFilter));
+  async updateEntries(id: string, change: (entries: StoredListEntry[]) => StoredListEntry[]): Promise<void> {
+    await this.lock.run(id, () => changeFields(this.model.collection, () => this.byId(id), (current) => ({ entries: change(current.entries) }), this.versionFilter));
   }
 }

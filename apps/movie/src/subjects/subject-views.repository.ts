@@ -63,12 +63,15 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
     return this.model.findById(id).lean<SubjectViewDocument>().exec();
   }
 
-  /** After a write of the view (under its lock): the held copy follows what was stored. */
-  private async keepHeld(id: string, branch: string): Promise<void> {
+  /**
+   * After a write of the view (under its lock): the held copy follows what was stored, the
+   * document the write left (`stored`), or as read back when a write does not know it.
+   */
+  private async keepHeld(id: string, branch: string, stored?: SubjectViewDocument | null): Promise<void> {
     await this.engine.run(branch, {
       mongodb: () => undefined,
       local: async () => {
-        const doc = await this.stored(id);
+        const doc = stored === undefined ? await this.stored(id) : stored;
         if (doc) this.held.put(doc);
         else this.held.remove(id);
       },
@@ -99,13 +102,13 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
   /** Writes the part rendered from the record; returns whether the Simple Subject changed (lists and works show it). */
   saveSubject(id: string, subject: MovieSubject, simple: SimpleSubject): Promise<{ simpleChanged: boolean }> {
     return this.lock.run(id, async () => {
-      const { previous } = await createOrChange<SubjectViewDocument>(
+      const { previous, stored } = await createOrChange<SubjectViewDocument>(
         this.model.collection,
         () => ({ _id: id, subject, simple, photos: [], photos_total: 0, popular_reviews: [], reviews_total: 0, comments_total: 0 }),
         () => ({ subject, simple }),
         this.versionFilter,
       );
-      await this.keepHeld(id, 'movie.subject-views.simples-upkeep');
+      await this.keepHeld(id, 'movie.subject-views.simples-upkeep', stored);
       return { simpleChanged: !previous || !isDeepStrictEqual(previous.simple, compact(simple)) };
     });
   }
@@ -118,8 +121,8 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
   rebuildParts(id: string, compute: () => Promise<Partial<SubjectViewDocument>>): Promise<void> {
     return this.lock.run(id, async () => {
       // the read of a read-modify-write is the stored document, never the held copy
-      await changeFields(this.model.collection, () => this.stored(id), () => compute(), this.versionFilter);
-      await this.keepHeld(id, 'movie.subject-views.by-id-upkeep');
+      const stored = await changeFields(this.model.collection, () => this.stored(id), () => compute(), this.versionFilter);
+      await this.keepHeld(id, 'movie.subject-views.by-id-upkeep', stored);
     });
   }
 }
