@@ -111,7 +111,13 @@ describe('EventUserLinksRepository on the local engine', () => {
     readsFailing(true);
     failNextWith(new Error('connection reset'));
     await expect(repo.add(link('1', 'c', 40))).rejects.toThrow('connection reset');
+    // a batch whose read-back finds the database away: every event of it is unsure
+    failNextWith(new Error('connection reset'));
+    await expect(repo.addMany([link('4', 'a', 50), link('5', 'a', 60)])).rejects.toThrow('connection reset');
     readsFailing(false);
+    expect([await repo.countForEvent('4'), await repo.countForEvent('5')]).toEqual([1, 1]);
+    expect(counts).toEqual(['4', '5']);
+    counts.length = 0;
     expect(await repo.countForEvent('1')).toBe(3);
     expect(counts).toEqual(['1']);
     expect(await repo.countForEvent('2')).toBe(1);

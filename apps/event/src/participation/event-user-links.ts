@@ -146,14 +146,16 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
   private async resync(links: Array<Pick<EventUserLink, '_id' | 'event_id'>>): Promise<void> {
     if (!(await this.engine.isLocal().catch(() => true))) return;
     const held = this.local.heldLinks(this.kind);
-    for (const link of links) {
+    for (const [i, link] of links.entries()) {
       try {
         const stored = await this.model.findById(link._id).lean<EventUserLink>().exec();
         if (stored) held.put(stored);
         else held.remove(link._id);
       } catch {
-        // the write's own error is what the caller learns
-        this.unsure.add(link.event_id);
+        // the database is still away: the rest is not tried (each would wait out its own
+        // timeout), and the write's own error is what the caller learns
+        for (const rest of links.slice(i)) this.unsure.add(rest.event_id);
+        return;
       }
     }
   }

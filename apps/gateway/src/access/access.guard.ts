@@ -79,7 +79,7 @@ export class AccessGuard implements CanActivate {
     state.caller = caller;
     this.policy.checkEndpoint(endpoint, caller, hasBearer);
     if (endpoint.paging) state.page = readPaging(request, endpoint.paging);
-    // a token verified here for the first time was counted by the client address on arrival
+    // a caller known only now (a token verified here for the first time, an apikey) was counted by the client address on arrival
     const share = shareOf(caller, request.ip);
     if (!moveInFlightShare(request.raw, share)) throw tooManyAtOnce(share);
     await this.rateLimits.enforce(request, endpoint, caller, hasBearer);

@@ -64,15 +64,14 @@ export class SubjectViewsRepository implements OnApplicationBootstrap {
   }
 
   /**
-   * After a write of the view (under its lock): the held copy follows what was stored, the
-   * document the write left (`stored`), or as read back when a write does not know it.
+   * After a write of the view (under its lock): the held copy becomes the document the write left
+   * (`createOrChange` and `changeFields` return it), with no read back; null when there is none.
    */
-  private async keepHeld(id: string, branch: string, stored?: SubjectViewDocument | null): Promise<void> {
+  private async keepHeld(id: string, branch: string, stored: SubjectViewDocument | null): Promise<void> {
     await this.engine.run(branch, {
       mongodb: () => undefined,
-      local: async () => {
-        const doc = stored === undefined ? await this.stored(id) : stored;
-        if (doc) this.held.put(doc);
+      local: () => {
+        if (stored) this.held.put(stored);
         else this.held.remove(id);
       },
     });
