@@ -8,6 +8,7 @@ export * from './nats/service-json';
 export * from './nats/json-bytes';
 export * from './nats/draining-nats.server';
 export * from './nats/reply-budget';
+export { tooManyAtOnce } from './nats/admission';
 export * from './errors/rpc-error.filter';
 export * from './health/readiness';
 export * from './health/health.controller';

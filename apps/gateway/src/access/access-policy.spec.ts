@@ -2,11 +2,14 @@ import type { ExecutionContext } from '@nestjs/common';
 import type { Reflector } from '@nestjs/core';
 import { ANONYMOUS, ApiError, Caller } from '@plaza/contracts';
 import type { FastifyRequest } from 'fastify';
+import { EventEmitter } from 'node:events';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApikeyResolver } from '../auth/apikey-resolver';
 import { BearerStrategy } from '../auth/bearer.strategy';
 import { TokenVerifier } from '../auth/token-verifier';
 import { GatewayConfig } from '../config/gateway.config';
 import { EndpointDefinition, Endpoints } from '../endpoints/endpoint-table';
+import { InFlightLimit } from '../rate-limit/in-flight';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { AccessGuard } from './access.guard';
 import { AccessPolicy } from './access-policy';
@@ -49,11 +52,12 @@ describe('AccessGuard: a Bearer credential without a well-formed token is 401/10
   new BearerStrategy(verifier as unknown as TokenVerifier);
   const rateLimits = { enforce: jest.fn(async () => undefined) };
   const apikeys = { resolve: jest.fn() };
+  const ADDRESS = '198.51.100.1';
 
-  async function callerOf(endpoint: EndpointDefinition, authorization?: string): Promise<Caller | undefined> {
+  async function callerOf(endpoint: EndpointDefinition, authorization?: string, raw: object = {}): Promise<Caller | undefined> {
     const reflector = { get: () => endpoint } as unknown as Reflector;
     const guard = new AccessGuard(reflector, policy, apikeys as unknown as ApikeyResolver, rateLimits as unknown as RateLimitPolicy);
-    const request = { ...withAuthorization(authorization), query: {}, protocol: 'http', url: '/', method: 'GET', raw: {} } as unknown as FastifyRequest;
+    const request = { ...withAuthorization(authorization), query: {}, protocol: 'http', url: '/', method: 'GET', ip: ADDRESS, raw } as unknown as FastifyRequest;
     const context = {
       getHandler: () => callerOf,
       getClass: () => AccessGuard,
@@ -77,5 +81,32 @@ describe('AccessGuard: a Bearer credential without a well-formed token is 401/10
     expect(await callerOf(Endpoints.bookGet, 'Basic dTpw')).toEqual(ANONYMOUS);
     expect(await callerOf(Endpoints.bookGet)).toEqual(ANONYMOUS);
     await expect(callerOf(Endpoints.annotationCreate, 'Basic dTpw')).rejects.toMatchObject({ code: 1000, status: 403 });
+  });
+
+  it("moves a request of a token verified here for the first time to its caller's in-flight share, and refuses it 429/111 when that share is full", async () => {
+    // one request at once per caller; the gateway had never verified the token, so it counted by address
+    const limit = new InFlightLimit(1, () => ADDRESS, {}, {});
+    limit.enable({
+      policy,
+      tokens: { cachedCaller: () => undefined } as unknown as TokenVerifier,
+      rateLimits: { spentFairShare: () => undefined } as unknown as RateLimitPolicy,
+    });
+    const arriving = () => {
+      const raw = { url: '/v2/book/1', method: 'GET', headers: { authorization: 'Bearer good' }, socket: { remoteAddress: ADDRESS } } as unknown as IncomingMessage;
+      const res = new EventEmitter() as unknown as ServerResponse;
+      expect(limit.admit(raw, res)).toBe(false);
+      return { raw, res };
+    };
+    const first = arriving();
+    expect(await callerOf(Endpoints.bookGet, 'Bearer good', first.raw)).toEqual(app);
+    // the address's place is free again: the next request is admitted, and the app's share is full
+    const second = arriving();
+    rateLimits.enforce.mockClear();
+    await expect(callerOf(Endpoints.bookGet, 'Bearer good', second.raw)).rejects.toMatchObject({ msg: 'rate_limit_exceeded1', code: 111, status: 429 });
+    expect(rateLimits.enforce).not.toHaveBeenCalled();
+    // once the first has been answered, its share takes the next
+    first.res.emit('close');
+    second.res.emit('close');
+    expect(await callerOf(Endpoints.bookGet, 'Bearer good', arriving().raw)).toEqual(app);
   });
 });

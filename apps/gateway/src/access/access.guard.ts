@@ -2,13 +2,14 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import { ANONYMOUS, ApiError, Caller } from '@plaza/contracts';
+import { tooManyAtOnce } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { ApikeyResolver } from '../auth/apikey-resolver';
 import { ENDPOINT_METADATA } from '../endpoints/endpoint.decorator';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { readPaging } from '../http/query-params';
 import { shareOf, stateOf } from '../http/request-context';
-import { moveInFlightShare, tooManyAtOnce } from '../rate-limit/in-flight';
+import { moveInFlightShare } from '../rate-limit/in-flight';
 import { RateLimitPolicy } from '../rate-limit/rate-limit.policy';
 import { AccessPolicy } from './access-policy';
 

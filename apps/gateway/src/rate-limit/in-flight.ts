@@ -1,5 +1,5 @@
 import { ApiError, Caller } from '@plaza/contracts';
-import { Metrics } from '@plaza/platform';
+import { Metrics, tooManyAtOnce } from '@plaza/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AccessPolicy } from '../access/access-policy';
@@ -25,9 +25,6 @@ interface Counted {
   key: string;
 }
 type Marked = IncomingMessage & { [REFUSED]?: ApiError; [COUNTED]?: Counted };
-
-/** The refusal of a request over its caller's in-flight share, wherever it is found. */
-export const tooManyAtOnce = (share: string) => new ApiError(share.startsWith('addr:') ? 'rate_limit_exceeded2' : 'rate_limit_exceeded1', 'too many requests at once');
 
 /**
  * Moves an admitted request's count to `share` once the access guard knows who sent it: a token

@@ -10,6 +10,15 @@ export interface AdmissionLimits {
 }
 
 /**
+ * The refusal of a request over its caller's share of requests at once, in the services and in
+ * the gateway alike: a client address (`addr:`) is limited as 112, a user or an app as 111 (the
+ * API's two codes: docs/api/README.md, "Rate limits").
+ */
+export function tooManyAtOnce(caller: string): ApiError {
+  return new ApiError(caller.startsWith('addr:') ? 'rate_limit_exceeded2' : 'rate_limit_exceeded1', 'too many requests at once');
+}
+
+/**
  * Load shedding in a service (docs/DECISIONS.md, "Limits"): a request over the instance's
  * capacity, or over its caller's share of it, is refused at once instead of waiting behind the
  * others until the gateway's timeout. One caller's flood then costs the others nothing but the
@@ -33,10 +42,7 @@ export class Admission {
   /** Takes a place for the request and returns undefined, or returns the error to refuse it with. */
   admit(caller: string | undefined): ApiError | undefined {
     const held = caller ? (this.byCaller.get(caller) ?? 0) : 0;
-    if (caller && held >= this.limits.maxPerCaller + this.limits.maxWaitingPerCaller) {
-      // a client address is limited as 112, a user or an app as 111 (the API's two codes: docs/api/README.md, "Rate limits")
-      return new ApiError(caller.startsWith('addr:') ? 'rate_limit_exceeded2' : 'rate_limit_exceeded1', 'too many requests at once');
-    }
+    if (caller && held >= this.limits.maxPerCaller + this.limits.maxWaitingPerCaller) return tooManyAtOnce(caller);
     if (this.total >= this.limits.maxConcurrent) return new ApiError('service_unavailable', 'overloaded: try again shortly');
     if (caller) this.byCaller.set(caller, held + 1);
     this.total++;
