@@ -14,6 +14,8 @@ const REAL_USERS = '198.51.100.20';
 
 interface FloodResult {
   statuses: Record<string, number>;
+  /** Each different body the 429s carried. */
+  refusals: string[];
   /** Slowest answer the flooder got, in ms. */
   slowestMs: number;
   p50Ms: number;
@@ -30,6 +32,7 @@ function flood(options: { url: string; count: number; connections: number; metho
     const o = ${JSON.stringify(options)};
     let i = 0;
     const statuses = {};
+    const refusals = new Set();
     const instance = autocannon({
       url: o.url, connections: o.connections, amount: o.count, method: o.method || 'GET', headers: o.headers, timeout: 20,
       requests: [{ setupRequest: (req) => {
@@ -38,10 +41,10 @@ function flood(options: { url: string; count: number; connections: number; metho
         if (o.bodies) req.body = o.bodies[i % o.bodies.length];
         if (o.tokens) req.headers = { ...req.headers, authorization: 'Bearer ' + o.tokens[i % o.tokens.length] };
         return req;
-      } }],
+      }, onResponse: (status, body) => { if (status === 429) refusals.add(body); } }],
     }, (err, result) => {
       if (err) { console.error(err); process.exit(1); }
-      console.log(JSON.stringify({ statuses, slowestMs: result.latency.max, p50Ms: result.latency.p50, durationMs: result.duration * 1000 }));
+      console.log(JSON.stringify({ statuses, refusals: [...refusals], slowestMs: result.latency.max, p50Ms: result.latency.p50, durationMs: result.duration * 1000 }));
     });
     instance.on('response', (client, statusCode) => { statuses[statusCode] = (statuses[statusCode] || 0) + 1; });
   `;
@@ -115,7 +118,7 @@ describe('floods by one caller', () => {
     const flooded = await flooding;
     const metrics = await (await fetch(`http://127.0.0.1:${stack.healthPort('book')}/metrics`)).text();
     const shed = Number(/^plaza_requests_shed_total\{[^}]*subject="book\.v1\.book\.search"[^}]*\} (\d+)/m.exec(metrics)?.[1] ?? 0);
-    report('search flood by one user', { flooder: flooded.statuses, flooderP50Ms: flooded.p50Ms, floodMs: flooded.durationMs, otherUserReads: reads.length, otherUserP99Ms: p99(reads), otherUserMaxMs: Math.max(...reads.map((r) => r.ms)), bookShed: shed });
+    report('search flood by one user', { flooder: flooded.statuses, flooderP50Ms: flooded.p50Ms, floodMs: flooded.durationMs, otherUserReads: reads.length, otherUserP99Ms: p99(reads), otherUserMaxMs: Math.max(...reads.map((r) => r.ms)), bookShed: shed, refusals: flooded.refusals });
 
     expect(reads.length).toBeGreaterThan(10);
     expect(statusCounts(reads)).toEqual({ 200: reads.length });
@@ -127,6 +130,11 @@ describe('floods by one caller', () => {
     expect(flooded.statuses['504'] ?? 0).toBe(0);
     expect((flooded.statuses['429'] ?? 0) + (flooded.statuses['503'] ?? 0)).toBeGreaterThan(1000);
     expect(Object.keys(flooded.statuses).every((s) => ['200', '429', '503'].includes(s))).toBe(true);
+    // every refusal in the API's error shape (docs/api/README.md, "Errors"): 111 for the user's
+    // share, 112 while a new token's request still counts by the address
+    const shape = (msg: string, code: number) => JSON.stringify({ msg, code, request: 'GET /v2/book/search' });
+    expect(flooded.refusals.length).toBeGreaterThan(0);
+    expect(flooded.refusals.every((body) => [shape('rate_limit_exceeded1', 111), shape('rate_limit_exceeded2', 112)].includes(body))).toBe(true);
     // the book service queued what the gateway admitted rather than bouncing it back (its share is
     // 8 running and 24 waiting, the gateway's 32: docs/DECISIONS.md, "Limits"), the first burst too
     expect(shed).toBeLessThan(10);
