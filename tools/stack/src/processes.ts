@@ -11,11 +11,19 @@ export interface ProcessSpec {
   logFile: string;
 }
 
+/** How much of a run's output ManagedProcess keeps in memory. */
+const RECENT_OUTPUT_CHARS = 8192;
+/** How long after its exit a process's output may still arrive before it counts as ended. */
+const OUTPUT_DRAIN_MS = 1000;
+
 /** A child process whose output goes to a log file, which can be stopped gracefully or killed. */
 export class ManagedProcess {
   private child?: ChildProcess;
   private log?: WriteStream;
   private exitPromise?: Promise<number | null>;
+  /** The end of this run's output, kept in memory: why it exited, even before the log file is flushed. */
+  private recentOutput = '';
+  /** Set once the process has exited and its output has been read to the end. */
   lastExitCode: number | null | undefined;
 
   constructor(readonly name: string, readonly spec: ProcessSpec) {}
@@ -30,21 +38,44 @@ export class ManagedProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
-    child.stdout?.pipe(this.log, { end: false });
-    child.stderr?.pipe(this.log, { end: false });
+    this.recentOutput = '';
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.pipe(this.log, { end: false });
+      stream?.on('data', (chunk: Buffer) => (this.recentOutput = (this.recentOutput + chunk.toString()).slice(-RECENT_OUTPUT_CHARS)));
+    }
     this.lastExitCode = undefined;
     this.exitPromise = new Promise((resolve) => {
-      child.once('exit', (code, signal) => {
-        this.lastExitCode = code ?? (signal ? null : code);
-        this.log?.write(`\n[stack] ${this.name} exited code=${code} signal=${signal}\n`);
+      let settled = false;
+      const settle = (code: number | null) => {
+        if (settled) return;
+        settled = true;
+        // a run that was started again meanwhile keeps its own state
+        if (this.child === child) this.lastExitCode = code;
         resolve(code);
+      };
+      child.once('exit', (code, signal) => {
+        this.log?.write(`\n[stack] ${this.name} exited code=${code} signal=${signal}\n`);
+        // its last words may still be in the pipes: settled once they are read ('close'), or
+        // shortly after if something it started holds them open
+        child.once('close', () => settle(code));
+        setTimeout(() => settle(code), OUTPUT_DRAIN_MS).unref();
       });
       child.once('error', (err) => {
         this.log?.write(`\n[stack] ${this.name} failed to start: ${err.message}\n`);
-        resolve(null);
+        settle(null);
       });
     });
     return this;
+  }
+
+  /**
+   * Whether this run ended because `port` was taken when it tried to listen on it: Node's
+   * `listen EADDRINUSE: address already in use 127.0.0.1:PORT` and Go's
+   * `listen tcp 127.0.0.1:PORT: bind: address already in use` alike.
+   */
+  exitedBecausePortTaken(port: number): boolean {
+    if (this.running || this.lastExitCode === undefined) return false;
+    return /address already in use/.test(this.recentOutput) && new RegExp(`:${port}\\b`).test(this.recentOutput);
   }
 
   get pid(): number | undefined {

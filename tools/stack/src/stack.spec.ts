@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NATS_USERS, natsPasswordVariable } from './nats-auth';
-import { InterruptedError, ManagedProcess, portAcceptsConnections } from './processes';
-import { Stack, StackOptions } from './stack';
+import { freePort, InterruptedError, ManagedProcess, portAcceptsConnections } from './processes';
+import { SERVICES, Stack, StackOptions } from './stack';
 import { alive, descendants, eventually, FakeAppBehaviour, FakeGoBehaviour, FakeMachine } from './test-fakes';
 
 // processes are slow to start on a busy two-core machine
@@ -86,6 +86,44 @@ describe('Stack start order', () => {
     await stack.stop();
     await expectAllGone();
     for (const port of ports) expect(await portAcceptsConnections(port)).toBe(false);
+  });
+});
+
+/** `start <what> <port>` events, in order: each start of a fake and the port it was given. */
+const startsOf = (what: string) => machine.log().flatMap((l) => (l.startsWith(`start ${what} `) ? [Number(l.split(' ')[2])] : []));
+
+describe('Stack start when another program takes a port it chose (the second between its check and the listen)', () => {
+  it('starts the service again on another health port', async () => {
+    const stack = await start({}, { service: 'port-taken-once' });
+    expect(stack.steps.at(-1)).toBe('ready');
+    // the fake gateway is ready at once, perhaps before the service's second start
+    await eventually(() => startsOf('service').length === 6);
+    await eventually(() => stack.processes().every((p) => p.running));
+    const ports = startsOf('service');
+    // five services, the first of them twice: once on the taken port, then on a new one
+    expect(ports).toHaveLength(6);
+    expect(new Set(ports).size).toBe(6);
+    const served = SERVICES.map((s) => stack.healthPort(s) ?? 0);
+    expect(served).not.toContain(ports[0]);
+    expect(served.sort()).toEqual(ports.slice(1).sort());
+    for (const port of served) expect(await portAcceptsConnections(port)).toBe(true);
+    expect(stack.processes().every((p) => p.running)).toBe(true);
+  });
+
+  it('starts the database engine again on another port', async () => {
+    const stack = await start({ ferretdb: { mode: 'port-taken-once' } });
+    const [first, second] = startsOf('ferretdb');
+    expect(second).toBeDefined();
+    expect(second).not.toBe(first);
+    expect(stack.mongoUrl).toBe(`mongodb://127.0.0.1:${second}`);
+    expect(stack.steps.at(-1)).toBe('ready');
+  });
+
+  it('fails on a port it was given rather than choose another', async () => {
+    const mongoPort = await freePort();
+    await expect(start({ ferretdb: { mode: 'port-taken-once' } }, {}, { mongoPort })).rejects.toThrow(/address already in use/);
+    expect(startsOf('ferretdb')).toEqual([mongoPort]);
+    await expectAllGone();
   });
 });
 

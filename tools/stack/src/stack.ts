@@ -70,6 +70,12 @@ interface EngineProcess {
   kind: string;
 }
 
+/**
+ * How many times an app is started again on new ports when a port the stack chose for it was
+ * taken before the app could listen on it (see Stack.againIfPortTaken).
+ */
+const PORT_TAKEN_RETRIES = 3;
+
 /** secrets.json of a data folder. */
 interface LocalSecrets {
   PICTURE_SIGNING_KEY: string;
@@ -107,6 +113,9 @@ export class Stack {
   /** The steps start-up went through, in order (what the unit tests check). */
   readonly steps: StartStep[] = [];
   private secrets!: LocalSecrets;
+  /** Apps being started again on new ports: their exit is not a failure of start-up. */
+  private readonly restarting = new Set<string>();
+  private stopping = false;
   private binaries: EngineBinaries = {};
   private readonly log: Log;
 
@@ -162,9 +171,7 @@ export class Stack {
     }
     this.checkNotAborted();
     this.steps.push('gateway');
-    const adminPort = this.options.adminPort || (await freePort());
-    this.adminUrl = `http://127.0.0.1:${adminPort}`;
-    this.apps.set('gateway', this.gatewayProcess(this.gatewayPort, host, adminPort, this.options.appEnv?.gateway ?? {}, 'gateway').start());
+    await this.startGateway(host);
     await this.waitReady(this.baseUrl, this.options.readyTimeoutMs ?? 60_000, signal);
     this.steps.push('ready');
   }
@@ -226,48 +233,51 @@ export class Stack {
     }
     const engine: DatabaseEngine | undefined = this.binaries.database;
     if (!engine) throw new Error('no database engine installed');
-    const port = this.mongo?.port || this.options.mongoPort || (await freePort());
     const { kind, binary } = engine;
-    let proc: ManagedProcess;
+    const fixedPort = this.mongo?.port || this.options.mongoPort;
+    const [version, port] = await Promise.all([
+      readEngineVersion(binary),
+      this.startEngineProcess(kind, fixedPort, (port) => {
+        const proc = this.databaseProcess(engine, port);
+        // registered before the wait, so a failed start stops it too
+        this.mongo = { process: proc.start(), port, version: this.mongo?.version ?? 'unknown', kind };
+        return proc;
+      }, signal),
+    ]);
+    if (this.mongo) this.mongo.version = version;
+    this.mongoUrl = `mongodb://127.0.0.1:${port}`;
+  }
+
+  private databaseProcess({ kind, binary }: DatabaseEngine, port: number): ManagedProcess {
     if (kind === 'mongod') {
       const dbPath = join(this.options.dataDir, 'mongod');
       mkdirSync(dbPath, { recursive: true });
-      proc = new ManagedProcess('mongod', {
+      return new ManagedProcess('mongod', {
         command: binary,
         args: ['--dbpath', dbPath, '--port', String(port), '--bind_ip', '127.0.0.1', '--quiet'],
         logFile: join(this.logDir, 'mongod.log'),
       });
-    } else {
-      const dir = join(this.options.dataDir, 'ferretdb');
-      mkdirSync(dir, { recursive: true });
-      proc = new ManagedProcess('ferretdb', {
-        command: binary,
-        args: [
-          '--handler=sqlite',
-          // immediate transactions: concurrent writers queue on the busy timeout instead of failing with SQLITE_BUSY
-          `--sqlite-url=file:${dir}/?_txlock=immediate`,
-          `--listen-addr=127.0.0.1:${port}`,
-          '--debug-addr=-',
-          '--telemetry=disable',
-          '--log-level=warn',
-          `--state-dir=${dir}`,
-        ],
-        // a soft limit on the Go heap: what a burst raised (an import, the services loading their
-        // read models) goes back to the system within seconds rather than minutes; under steady
-        // load FerretDB's heap stays below it (docs/PERFORMANCE.md, "Memory")
-        env: { GOMEMLIMIT: process.env.GOMEMLIMIT || FERRETDB_MEMORY_LIMIT },
-        logFile: join(this.logDir, 'ferretdb.log'),
-      });
     }
-    // registered before the wait, so a failed start stops it too
-    this.mongo = { process: proc.start(), port, version: this.mongo?.version ?? 'unknown', kind };
-    const timeoutMs = this.options.engineTimeoutMs ?? 30_000;
-    const [version] = await Promise.all([
-      readEngineVersion(binary),
-      waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `${kind} exited:\n${proc.tail()}`), signal),
-    ]);
-    this.mongo.version = version;
-    this.mongoUrl = `mongodb://127.0.0.1:${port}`;
+    const dir = join(this.options.dataDir, 'ferretdb');
+    mkdirSync(dir, { recursive: true });
+    return new ManagedProcess('ferretdb', {
+      command: binary,
+      args: [
+        '--handler=sqlite',
+        // immediate transactions: concurrent writers queue on the busy timeout instead of failing with SQLITE_BUSY
+        `--sqlite-url=file:${dir}/?_txlock=immediate`,
+        `--listen-addr=127.0.0.1:${port}`,
+        '--debug-addr=-',
+        '--telemetry=disable',
+        '--log-level=warn',
+        `--state-dir=${dir}`,
+      ],
+      // a soft limit on the Go heap: what a burst raised (an import, the services loading their
+      // read models) goes back to the system within seconds rather than minutes; under steady
+      // load FerretDB's heap stays below it (docs/PERFORMANCE.md, "Memory")
+      env: { GOMEMLIMIT: process.env.GOMEMLIMIT || FERRETDB_MEMORY_LIMIT },
+      logFile: join(this.logDir, 'ferretdb.log'),
+    });
   }
 
   private async startNats(signal?: AbortSignal): Promise<void> {
@@ -277,27 +287,49 @@ export class Stack {
     }
     const binary = this.binaries.natsServer;
     if (!binary) throw new Error('no nats-server installed');
-    const port = this.nats?.port || this.options.natsPort || (await freePort());
     const storeDir = join(this.options.dataDir, 'nats');
     mkdirSync(storeDir, { recursive: true });
     // compose's file (max_payload: every answer is one message; its users and their permissions,
     // docs/DECISIONS.md, "NATS"), which deploy-check checks; it reads each user's password from the environment
     const configFile = join(workspaceRoot(), 'deploy', 'docker', 'nats.conf');
-    const proc = new ManagedProcess('nats', {
-      command: binary,
-      args: ['-c', configFile, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', 'plaza-local'],
-      env: Object.fromEntries(NATS_USERS.map((u) => [natsPasswordVariable(u), this.secrets.nats[u]])),
-      logFile: join(this.logDir, 'nats.log'),
-    });
-    this.nats = { process: proc.start(), port, version: this.nats?.version ?? 'unknown', kind: 'nats-server' };
-    const timeoutMs = this.options.engineTimeoutMs ?? 30_000;
-    const [version] = await Promise.all([
+    const fixedPort = this.nats?.port || this.options.natsPort;
+    const [version, port] = await Promise.all([
       readEngineVersion(binary),
-      waitFor(`nats-server on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `nats-server exited:\n${proc.tail()}`), signal),
+      this.startEngineProcess('nats-server', fixedPort, (port) => {
+        const proc = new ManagedProcess('nats', {
+          command: binary,
+          args: ['-c', configFile, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', 'plaza-local'],
+          env: Object.fromEntries(NATS_USERS.map((u) => [natsPasswordVariable(u), this.secrets.nats[u]])),
+          logFile: join(this.logDir, 'nats.log'),
+        });
+        this.nats = { process: proc.start(), port, version: this.nats?.version ?? 'unknown', kind: 'nats-server' };
+        return proc;
+      }, signal),
     ]);
-    this.nats.version = version;
+    if (this.nats) this.nats.version = version;
     this.natsServerUrl = `nats://127.0.0.1:${port}`;
     this.natsUrl = this.natsUrlAs('importer');
+  }
+
+  /**
+   * Starts an engine on `fixedPort`, or on a port of its own choosing, and waits until it accepts
+   * connections. A chosen port taken before the engine listened on it is chosen again, a few
+   * times (againIfPortTaken says why); a fixed one fails.
+   */
+  private async startEngineProcess(kind: string, fixedPort: number | undefined, launch: (port: number) => ManagedProcess, signal?: AbortSignal): Promise<number> {
+    const timeoutMs = this.options.engineTimeoutMs ?? 30_000;
+    for (let retriesLeft = PORT_TAKEN_RETRIES; ; retriesLeft--) {
+      const port = fixedPort || (await freePort());
+      const proc = launch(port);
+      try {
+        await waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `${kind} exited:\n${proc.tail()}`), signal);
+        return port;
+      } catch (err) {
+        if (!proc.running) await proc.exited();
+        if (fixedPort || retriesLeft <= 0 || this.stopping || !proc.exitedBecausePortTaken(port)) throw err;
+        this.log(`${kind}: port ${port} was taken before it could listen on it; starting it on another`);
+      }
+    }
   }
 
   /** Environment every app gets (its NATS credentials are added per app: natsEnv). */
@@ -324,9 +356,41 @@ export class Stack {
     return this.options.entryPoint?.(app) ?? join(workspaceRoot(), 'apps', app, 'dist', 'main.js');
   }
 
-  private async startService(service: ServiceApp, index: number): Promise<ManagedProcess> {
+  /**
+   * The main gateway. Its public port is the one the services were told (PUBLIC_API_URL), so only
+   * an admin port the stack chose is changed when taken.
+   */
+  private async startGateway(host: string, retriesLeft = PORT_TAKEN_RETRIES): Promise<void> {
+    const adminPort = this.options.adminPort || (await freePort());
+    if (this.stopping) throw new InterruptedError();
+    this.adminUrl = `http://127.0.0.1:${adminPort}`;
+    const proc = this.gatewayProcess(this.gatewayPort, host, adminPort, this.options.appEnv?.gateway ?? {}, 'gateway');
+    this.apps.set('gateway', proc.start());
+    this.againIfPortTaken('gateway', proc, this.options.adminPort ? [] : [adminPort], retriesLeft, () => this.startGateway(host, retriesLeft - 1));
+  }
+
+  /**
+   * freePort finds a port free about a second before the app listens on it, and another program
+   * on the machine (another stack, say) can take it meanwhile. An app whose first run ends
+   * because one of the ports the stack chose for it was taken is started again on new ones, a
+   * few times; while that happens its exit does not fail start-up (waitReady).
+   */
+  private againIfPortTaken(name: string, proc: ManagedProcess, chosenPorts: number[], retriesLeft: number, again: () => Promise<unknown>): void {
+    void proc.exited().then(() => {
+      const taken = chosenPorts.find((port) => proc.exitedBecausePortTaken(port));
+      if (taken === undefined || retriesLeft <= 0 || this.stopping || this.apps.get(name) !== proc) return;
+      this.log(`${name}: port ${taken} was taken before it could listen on it; starting it on another`);
+      this.restarting.add(name);
+      again()
+        .catch((err: Error) => this.log(`${name}: not started again: ${err.message}`))
+        .finally(() => this.restarting.delete(name));
+    });
+  }
+
+  private async startService(service: ServiceApp, index: number, retriesLeft = PORT_TAKEN_RETRIES): Promise<ManagedProcess> {
     const name = index === 0 ? service : `${service}-${index}`;
     const healthPort = await freePort();
+    if (this.stopping) throw new InterruptedError();
     const extra: Record<string, string> = service === 'identity' ? { JWT_KEYS_DIR: join(this.options.dataDir, 'keys') } : {};
     const proc = new ManagedProcess(name, {
       command: process.execPath,
@@ -337,6 +401,7 @@ export class Stack {
     });
     (proc as ManagedProcess & { healthPort?: number }).healthPort = healthPort;
     this.apps.set(name, proc.start());
+    this.againIfPortTaken(name, proc, [healthPort], retriesLeft, () => this.startService(service, index, retriesLeft - 1));
     return proc;
   }
 
@@ -357,7 +422,7 @@ export class Stack {
       timeoutMs,
       () => {
         for (const [name, proc] of this.apps) {
-          if (!proc.running && proc.lastExitCode !== undefined) return `${name} exited with ${proc.lastExitCode}:\n${proc.tail(40)}`;
+          if (!proc.running && proc.lastExitCode !== undefined && !this.restarting.has(name)) return `${name} exited with ${proc.lastExitCode}:\n${proc.tail(40)}`;
         }
         return undefined;
       },
@@ -367,15 +432,23 @@ export class Stack {
 
   /** Another gateway replica on the same engines and services (rate-limit and scaling tests). */
   async startExtraGateway(env: Record<string, string> = {}): Promise<{ process: ManagedProcess; baseUrl: string; adminUrl: string }> {
-    const port = await freePort();
-    const adminPort = await freePort();
     const name = `gateway-${this.extraGateways.length + 1}`;
-    const proc = this.gatewayProcess(port, '127.0.0.1', adminPort, env, name).start();
-    this.apps.set(name, proc);
-    const entry = { process: proc, baseUrl: `http://127.0.0.1:${port}`, adminUrl: `http://127.0.0.1:${adminPort}` };
-    this.extraGateways.push(entry);
-    await this.waitReady(entry.baseUrl);
-    return entry;
+    for (let retriesLeft = PORT_TAKEN_RETRIES; ; retriesLeft--) {
+      const port = await freePort();
+      const adminPort = await freePort();
+      const proc = this.gatewayProcess(port, '127.0.0.1', adminPort, env, name).start();
+      this.apps.set(name, proc);
+      const entry = { process: proc, baseUrl: `http://127.0.0.1:${port}`, adminUrl: `http://127.0.0.1:${adminPort}` };
+      try {
+        await this.waitReady(entry.baseUrl);
+      } catch (err) {
+        // nothing depends on its ports yet: a taken one is simply chosen again (againIfPortTaken)
+        if (retriesLeft > 0 && !this.stopping && [port, adminPort].some((p) => proc.exitedBecausePortTaken(p))) continue;
+        throw err;
+      }
+      this.extraGateways.push(entry);
+      return entry;
+    }
   }
 
   /** Starts one more instance of a service (queue-group tests). */
@@ -427,6 +500,7 @@ export class Stack {
 
   /** Stops everything it started: gateways first, then services, then the engines. */
   async stop(): Promise<void> {
+    this.stopping = true;
     const gateways = [...this.apps.entries()].filter(([n]) => n.startsWith('gateway')).map(([, p]) => p);
     const services = [...this.apps.entries()].filter(([n]) => !n.startsWith('gateway')).map(([, p]) => p);
     await Promise.all(gateways.map((p) => p.stop()));

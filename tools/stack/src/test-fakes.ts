@@ -10,9 +10,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export interface FakeEngineBehaviour {
-  /** `listen` (default): accept connections on the port; `exit`: exit 3 at once; `silent`: run but never listen. */
-  mode?: 'listen' | 'exit' | 'silent';
+  /**
+   * `listen` (default): accept connections on the port; `exit`: exit 3 at once; `silent`: run but
+   * never listen; `port-taken-once`: the first run finds its port taken (PORT_TAKEN_ONCE).
+   */
+  mode?: 'listen' | 'exit' | 'silent' | 'port-taken-once';
 }
+
+/**
+ * What a process sees when another program took its port between the stack's check and its own
+ * listen: the fake binds the port once as that other program would, then listens on it for real
+ * and dies of Node's own `listen EADDRINUSE` error. Only the first fake to run does it (a marker
+ * file), so whatever the stack starts next runs normally.
+ */
+const PORT_TAKEN_ONCE = (marker: string, portExpr: string) => `
+let firstRun = true;
+try { fs.closeSync(fs.openSync(${JSON.stringify(marker)}, 'wx')); } catch { firstRun = false; }
+if (firstRun) {
+  const net = require('node:net');
+  const taken = ${portExpr};
+  net.createServer().listen(taken, '127.0.0.1', () => net.createServer().listen(taken, '127.0.0.1'));
+  return;
+}`;
 
 export interface FakeGoBehaviour {
   /** Seconds `go install` (nats-server) takes. */
@@ -28,6 +47,8 @@ export interface FakeGoBehaviour {
 export interface FakeAppBehaviour {
   /** The gateway: `ready` (default) answers /ready with 200; `never` with 503; `exit` exits 1 at once. */
   gateway?: 'ready' | 'never' | 'exit';
+  /** The services: `run` (default) listen on HEALTH_PORT; `port-taken-once`: the first one to start finds it taken. */
+  service?: 'run' | 'port-taken-once';
 }
 
 export class FakeMachine {
@@ -103,6 +124,9 @@ const port = ${portExpr};
 note('start ${name} ' + port + ' pid=' + process.pid);
 process.on('SIGTERM', () => { note('stop ${name} pid=' + process.pid); process.exit(0); });
 const mode = ${JSON.stringify(behaviour.mode ?? 'listen')};
+if (mode === 'port-taken-once') (() => {${PORT_TAKEN_ONCE(join(this.root, `${name}-port-taken`), 'port')}
+  require('node:net').createServer((s) => s.destroy()).listen(port, '127.0.0.1');
+})();
 if (mode === 'exit') { console.error('${name}: cannot start (fake)'); process.exit(3); }
 if (mode === 'listen') require('node:net').createServer((s) => s.destroy()).listen(port, '127.0.0.1');
 setInterval(() => undefined, 1000);
@@ -158,10 +182,11 @@ if (args[0] === 'install') {
     const service = this.nodeScript(
       join(this.root, 'service.js'),
       `
-const name = require('node:path').basename(process.argv[1]);
-note('start service pid=' + process.pid);
+note('start service ' + process.env.HEALTH_PORT + ' pid=' + process.pid);
 process.on('SIGTERM', () => { note('stop service pid=' + process.pid); process.exit(0); });
-setInterval(() => undefined, 1000);
+(() => {${behaviour.service === 'port-taken-once' ? PORT_TAKEN_ONCE(join(this.root, 'service-port-taken'), 'Number(process.env.HEALTH_PORT)') : ''}
+  require('node:net').createServer((s) => s.destroy()).listen(Number(process.env.HEALTH_PORT), '127.0.0.1');
+})();
 `,
     );
     const gateway = this.nodeScript(
