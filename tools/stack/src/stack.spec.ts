@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { NATS_USERS, natsPasswordVariable } from './nats-auth';
-import { freePort, InterruptedError, ManagedProcess, portAcceptsConnections } from './processes';
+import { freePort, InterruptedError, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
 import { SERVICES, Stack, StackOptions } from './stack';
 import { alive, descendants, eventually, FakeAppBehaviour, FakeGoBehaviour, FakeMachine } from './test-fakes';
 
@@ -106,7 +106,8 @@ describe('Stack start when another program takes a port it chose (the second bet
     const served = SERVICES.map((s) => stack.healthPort(s) ?? 0);
     expect(served).not.toContain(ports[0]);
     expect(served.sort()).toEqual(ports.slice(1).sort());
-    for (const port of served) expect(await portAcceptsConnections(port)).toBe(true);
+    // each listens on its own (the one started again perhaps a moment later)
+    for (const port of served) await waitFor(`health port ${port}`, () => portAcceptsConnections(port), 5000);
     expect(stack.processes().every((p) => p.running)).toBe(true);
   });
 
