@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, Book, BookList, BookSearchQuery, Caller, CurrentUserCollection, envelope, PageRequest, TagList } from '@plaza/contracts';
-import { APP_CONFIG, CacheInvalidator, formatTimestamp } from '@plaza/platform';
+import { APP_CONFIG, CacheInvalidator, formatTimestamp, JsonPieces, joinJson, pageJson, ServiceJson } from '@plaza/platform';
 import { SEARCH_RESULT_LIMIT, searchQuery } from '@plaza/service-kit';
 import { LRUCache } from 'lru-cache';
 import { CollectionDocument } from '../collections/collection.schema';
@@ -65,17 +65,27 @@ export class BooksService {
     return json;
   }
 
-  /** GET /v2/book/:id: one read by `_id`, plus the caller's own entry when logged in. */
-  async get(id: string, caller: Caller): Promise<Book> {
-    const book = await this.requireBook(id);
-    return presentBook(book, this.addresses, (await this.currentEntries([book._id], caller)).get(book._id));
+  /**
+   * A book as the API shows it to the caller: its held JSON (presentJson), with the caller's own
+   * entry as the last field when there is one, where presentBook puts it.
+   */
+  private shownTo(doc: BookView, current: CurrentUserCollection | undefined): JsonPieces {
+    const json = this.presentJson(doc);
+    if (!current) return [json];
+    return [json.subarray(0, json.length - 1), ',"current_user_collection":', JSON.stringify(current), '}'];
   }
 
-  async getByIsbn(isbn: string, caller: Caller): Promise<Book> {
+  /** GET /v2/book/:id: one read by `_id`, plus the caller's own entry when logged in. */
+  async get(id: string, caller: Caller): Promise<ServiceJson<Book>> {
+    const book = await this.requireBook(id);
+    return new ServiceJson(joinJson(this.shownTo(book, (await this.currentEntries([book._id], caller)).get(book._id))));
+  }
+
+  async getByIsbn(isbn: string, caller: Caller): Promise<ServiceJson<Book>> {
     const id = await this.isbns.bookIdFor(isbn);
     const book = id ? await this.books.byId(id) : null;
     if (!book) throw new ApiError('book_not_found', `no book with ISBN ${isbn}`);
-    return presentBook(book, this.addresses, (await this.currentEntries([book._id], caller)).get(book._id));
+    return new ServiceJson(joinJson(this.shownTo(book, (await this.currentEntries([book._id], caller)).get(book._id))));
   }
 
   /**
@@ -83,20 +93,21 @@ export class BooksService {
    * by words), `tag` by tag name; both given, a book must match both. User text only ever
    * becomes plain strings compared for equality.
    */
-  async search(query: BookSearchQuery, page: PageRequest, caller: Caller): Promise<BookList> {
+  async search(query: BookSearchQuery, page: PageRequest, caller: Caller): Promise<ServiceJson<BookList>> {
     const q = query.q?.trim() || undefined;
     const tag = query.tag?.trim() || undefined;
     if (!q && !tag) throw new ApiError('missing_args', 'q or tag is required');
     const search = searchQuery(q, tag === undefined ? undefined : tagSearchKey(tag));
     // a query of only punctuation has no terms: it matches nothing rather than everything
-    if (q && search.terms.length === 0) return envelope('books', page.start, 0, []);
+    if (q && search.terms.length === 0) return pageJson('books', page.start, 0, []);
     const { total, ids } = await this.books.searchPage(search, { start: page.start, count: page.count, limit: SEARCH_RESULT_LIMIT });
     // only the page is read whole (by `_id`)
     const found = await this.books.byIds(ids);
     const docs = ids.map((id) => found.get(id)).filter((d): d is BookView => d !== undefined);
     const current = await this.currentEntries(ids, caller);
-    const books = docs.map((doc) => presentBook(doc, this.addresses, current.get(doc._id)));
-    return envelope('books', page.start, total, books);
+    // joined from each book's held JSON: presenting and encoding each result again was a third of
+    // a search's cost in this service (docs/PERFORMANCE.md, "Search and lists")
+    return pageJson('books', page.start, total, docs.map((doc) => this.shownTo(doc, current.get(doc._id))));
   }
 
   /** GET /v2/book/:id/tags: pages within the top 50 (docs/api/book.md). */
