@@ -44,6 +44,7 @@ describe('BooksService answers joined from held JSON (a book by id, a search pag
   const book = (id: string, title: string): BookView =>
     ({ _id: id, title, base_tags: [{ name: '小说', count: 2 }], base_rating: { num: 3, average: 7.5 }, series: { id: '9', title: 'S' } }) as unknown as BookView;
   const books = new Map([book('1', '春天'), book('2', 'winter "quoted"')].map((b) => [b._id, b]));
+  const stored = (id: string) => books.get(id) as BookView;
   const entry = { id: 7, user_id: 'u1', book_id: '2', status: 'read', rating: 4, updated: new Date('2026-01-02T03:04:05Z') } as unknown as CollectionDocument;
   const repository = {
     isHeld: () => true,
@@ -58,15 +59,15 @@ describe('BooksService answers joined from held JSON (a book by id, a search pag
 
   it('a book by id: what JSON.stringify writes for presentBook, with the own entry of the caller last', async () => {
     const shown = await service.get('2', { userId: 'u1' } as never);
-    expect(shown.bytes.toString()).toBe(JSON.stringify(presentBook(books.get('2')!, addresses, service.presentCurrent(entry))));
+    expect(shown.bytes.toString()).toBe(JSON.stringify(presentBook(stored('2'), addresses, service.presentCurrent(entry))));
     expect(JSON.parse(shown.bytes.toString()).current_user_collection).toMatchObject({ status: 'read', id: 7, book_id: '2' });
     const anonymous = await service.get('2', {} as never);
-    expect(anonymous.bytes.toString()).toBe(JSON.stringify(presentBook(books.get('2')!, addresses)));
+    expect(anonymous.bytes.toString()).toBe(JSON.stringify(presentBook(stored('2'), addresses)));
   });
 
   it('a search page: the list envelope of the books as shown, each with the own entry of the caller', async () => {
     const shown = await service.search({ q: '春天' } as never, page as never, { userId: 'u1' } as never);
-    const expected = { start: 0, count: 2, total: 2, books: [presentBook(books.get('1')!, addresses), presentBook(books.get('2')!, addresses, service.presentCurrent(entry))] };
+    const expected = { start: 0, count: 2, total: 2, books: [presentBook(stored('1'), addresses), presentBook(stored('2'), addresses, service.presentCurrent(entry))] };
     expect(shown.bytes.toString()).toBe(JSON.stringify(expected));
   });
 
