@@ -8,9 +8,10 @@ import { NotesRepository, StoredNote } from './notes.repository';
 class FakeNotes {
   readonly docs = new Map<string, StoredNote>();
   landThenFail = false;
-  /** The driver's collection under the model, for the reads by id and the counter writes. */
+  /** The driver's collection under the model, for the reads by id, the inserts and the counter writes. */
   readonly collection = {
     findOne: async (filter: { _id: string }) => this.copy(this.docs.get(filter._id)),
+    insertOne: (doc: StoredNote) => this.insert(doc),
     updateOne: (filter: { _id: string }, update: { $set?: Partial<StoredNote>; $inc?: Record<string, number> }) => this.updateOne(filter, update).exec(),
   };
 
@@ -23,7 +24,7 @@ class FakeNotes {
     return { lean: () => ({ cursor: async function* () { yield* docs; } }) };
   }
 
-  async create(doc: StoredNote): Promise<void> {
+  async insert(doc: StoredNote): Promise<void> {
     this.docs.set(doc._id, { ...doc });
     this.answer();
   }
