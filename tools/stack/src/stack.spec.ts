@@ -111,6 +111,16 @@ describe('Stack start when another program takes a port it chose (the second bet
     expect(stack.processes().every((p) => p.running)).toBe(true);
   });
 
+  it('starts the gateway again on another admin port, keeping its public one', async () => {
+    const stack = await start({}, { adminPort: 'port-taken-once' });
+    await eventually(() => startsOf('gateway').length === 2);
+    const [first, second] = startsOf('gateway');
+    expect(second).not.toBe(first);
+    expect(stack.adminUrl).toBe(`http://127.0.0.1:${second}`);
+    await waitFor(`admin port ${second}`, () => portAcceptsConnections(second), 5000);
+    await waitFor('the public port', () => portAcceptsConnections(stack.gatewayPort), 5000);
+  });
+
   it('starts the database engine again on another port', async () => {
     const stack = await start({ ferretdb: { mode: 'port-taken-once' } });
     const [first, second] = startsOf('ferretdb');

@@ -49,6 +49,8 @@ export interface FakeAppBehaviour {
   gateway?: 'ready' | 'never' | 'exit';
   /** The services: `run` (default) listen on HEALTH_PORT; `port-taken-once`: the first one to start finds it taken. */
   service?: 'run' | 'port-taken-once';
+  /** The gateway's ADMIN_PORT: `listen` (default), or `port-taken-once`: its first run finds it taken. */
+  adminPort?: 'listen' | 'port-taken-once';
 }
 
 export class FakeMachine {
@@ -192,11 +194,14 @@ process.on('SIGTERM', () => { note('stop service pid=' + process.pid); process.e
     const gateway = this.nodeScript(
       join(this.root, 'gateway.js'),
       `
-note('start gateway pid=' + process.pid);
+note('start gateway ' + process.env.ADMIN_PORT + ' pid=' + process.pid);
 const mode = ${JSON.stringify(behaviour.gateway ?? 'ready')};
 if (mode === 'exit') { console.error('gateway: bad config (fake)'); process.exit(1); }
 process.on('SIGTERM', () => { note('stop gateway pid=' + process.pid); process.exit(0); });
-require('node:http').createServer((req, res) => { res.statusCode = mode === 'ready' && req.url === '/ready' ? 200 : 503; res.end(); }).listen(Number(process.env.PORT), '127.0.0.1');
+(() => {${behaviour.adminPort === 'port-taken-once' ? PORT_TAKEN_ONCE(join(this.root, 'admin-port-taken'), 'Number(process.env.ADMIN_PORT)') : ''}
+  require('node:net').createServer((s) => s.destroy()).listen(Number(process.env.ADMIN_PORT), '127.0.0.1');
+  require('node:http').createServer((req, res) => { res.statusCode = mode === 'ready' && req.url === '/ready' ? 200 : 503; res.end(); }).listen(Number(process.env.PORT), '127.0.0.1');
+})();
 `,
     );
     return (app) => (app === 'gateway' ? gateway : service);
