@@ -1,11 +1,12 @@
 import { ApiError } from '@plaza/contracts';
 import type { Connection } from 'mongoose';
-import { RepairEntry, RepairJournal } from './repair-journal';
+import { REMOVAL_BATCH_MS, RepairEntry, RepairJournal } from './repair-journal';
 
 /** A journal collection in memory, on an engine that is a replica set or not. */
 function fakeConnection(replicaSet = false) {
   const docs = new Map<string, RepairEntry>();
   const inserts: number[] = [];
+  const deletes: number[] = [];
   const collection = {
     insertMany: async (batch: RepairEntry[]) => {
       inserts.push(batch.length);
@@ -13,13 +14,16 @@ function fakeConnection(replicaSet = false) {
       for (const doc of batch) docs.set(doc._id, { ...doc });
     },
     find: () => ({ toArray: async () => [...docs.values()].map((d) => ({ ...d })) }),
-    deleteMany: async (filter: { _id: { $in: string[] } }) => filter._id.$in.forEach((id) => docs.delete(id)),
+    deleteMany: async (filter: { _id: { $in: string[] } }) => {
+      deletes.push(filter._id.$in.length);
+      filter._id.$in.forEach((id) => docs.delete(id));
+    },
   };
   const connection = {
     collection: () => collection,
     db: { admin: () => ({ command: async () => (replicaSet ? { setName: 'rs0' } : { isWritablePrimary: true }) }) },
   } as unknown as Connection;
-  return { connection, docs, inserts };
+  return { connection, docs, inserts, deletes };
 }
 
 const settle = () => new Promise((r) => setImmediate(r));
@@ -52,6 +56,35 @@ describe('RepairJournal', () => {
     // the first alone, the four that came during its insert in one command
     expect(inserts).toEqual([1, 4]);
     await journal.flush();
+  });
+
+  it('removes the entries of the writes that finish within the batch window with one delete, after it', async () => {
+    jest.useFakeTimers({ doNotFake: ['setImmediate', 'nextTick'] });
+    try {
+      const { connection, docs, deletes } = fakeConnection();
+      const journal = new RepairJournal(connection, 'repairs');
+      await Promise.all([journal.run(['note:1'], async () => undefined), journal.run(['note:2'], async () => undefined)]);
+      await jest.advanceTimersByTimeAsync(REMOVAL_BATCH_MS / 2);
+      await journal.run(['note:3'], async () => undefined);
+      expect(deletes).toEqual([]);
+      expect(docs.size).toBe(3);
+      await jest.advanceTimersByTimeAsync(REMOVAL_BATCH_MS / 2);
+      expect(deletes).toEqual([3]);
+      expect(docs.size).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('writes the removals due at once when flushed (shutdown)', async () => {
+    const { connection, docs, deletes } = fakeConnection();
+    const journal = new RepairJournal(connection, 'repairs');
+    await journal.run(['note:1'], async () => undefined);
+    const started = Date.now();
+    await journal.flush();
+    expect(Date.now() - started).toBeLessThan(REMOVAL_BATCH_MS);
+    expect(deletes).toEqual([1]);
+    expect(docs.size).toBe(0);
   });
 
   it('keeps the entry of a write that failed, and the sweep repairs its targets once and removes it', async () => {

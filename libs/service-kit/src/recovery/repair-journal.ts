@@ -8,6 +8,13 @@ import { databaseWrites } from '../mongo/database-writes';
 /* Shared by the note, event and book services (`@plaza/service-kit`); docs/ENGINES.md, point 3. */
 
 /**
+ * How long a finished write's entry waits for its removal, so that one delete removes the entries
+ * of the writes that finish meanwhile (docs/PERFORMANCE.md, "Writes"). A crash within it leaves
+ * finished entries behind, which the next sweep repairs: harmless, since a repair is idempotent.
+ */
+export const REMOVAL_BATCH_MS = 100;
+
+/**
  * One multi-document write that has started and not yet been seen through: written before the
  * write's first step, removed after its last. Whatever it names is re-derived from its sources by
  * the owning service's repair, so an entry left behind by a process that died midway is completed
@@ -57,6 +64,8 @@ export class RepairJournal {
   /** Entries of writes that finished, until their removal is written. */
   private readonly done = new Set<string>();
   private flushing?: Promise<void>;
+  /** Ends the wait of the removals due (`flush` ends it early). */
+  private removeNow?: () => void;
   private sweeping?: Promise<SweepResult>;
   private singleInstance?: Promise<boolean>;
   /** Entries of writes that start while others' are being inserted go in together (one insert command). */
@@ -79,7 +88,7 @@ export class RepairJournal {
   /**
    * Runs a multi-document write under an entry naming its targets. The entry is written first
    * (an insert by `_id`, grouped with the entries of the writes that start meanwhile); once `work` has succeeded, or refused with an ApiError (a refusal
-   * leaves its documents consistent), it is removed, in a batch after the answer. If `work` fails
+   * leaves its documents consistent), it is removed, in a batch after the answer (`finish`). If `work` fails
    * otherwise or the process dies, the entry stays and the next sweep repairs its targets.
    */
   async run<T>(targets: string[], work: () => Promise<T>, keys: string[] = []): Promise<T> {
@@ -109,13 +118,24 @@ export class RepairJournal {
     return new Set(all.flatMap((e) => e.targets));
   }
 
-  /** Entries of writes that finished are removed together, off the answer's path (one delete per batch). */
+  /**
+   * Entries of writes that finished are removed together, off the answer's path: those that
+   * finish within REMOVAL_BATCH_MS of the first in one delete, and those that finish during a
+   * delete in the next.
+   */
   private finish(id: string): void {
     this.finished.push(id);
     this.done.add(id);
     if (this.flushing) return;
-    this.flushing = new Promise<void>((resolve) => setImmediate(resolve))
+    this.flushing = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, REMOVAL_BATCH_MS);
+      this.removeNow = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    })
       .then(async () => {
+        this.removeNow = undefined;
         while (this.finished.length > 0) {
           const ids = this.finished;
           this.finished = [];
@@ -127,8 +147,9 @@ export class RepairJournal {
       .finally(() => (this.flushing = undefined));
   }
 
-  /** Waits for pending removals (shutdown, tests). */
+  /** Writes pending removals now and waits for them (shutdown, tests). */
   async flush(): Promise<void> {
+    this.removeNow?.();
     while (this.flushing) await this.flushing;
   }
 
