@@ -30,7 +30,7 @@ import { BookAggregateJournal } from './reviews/book-aggregate-journal';
 import { UserContentImporter } from './import/user-content.importer';
 import { SeriesDocument, SeriesSchema } from './series/series.schema';
 import { SeriesRepository } from './series/series.repository';
-import { changeFeedProviders, DatabaseEngine } from '@plaza/service-kit';
+import { changeFeedProviders, DatabaseEngine, sequencesProvider } from '@plaza/service-kit';
 import { AnnotationPictureUrls, pictureProviders, StagedPictureSweeper } from './common/pictures';
 import { BookExportController } from './export/book-export.controller';
 
@@ -55,6 +55,8 @@ import { BookExportController } from './export/book-export.controller';
     BookLocalEngine, BookTagRanksRepository, UserTagCountsRepository,
     BooksService, CollectionsService, AnnotationsService, ReviewsService, BookAggregateJournal, BookImporter, UserContentImporter,
     ...pictureProviders, AnnotationPictureUrls, StagedPictureSweeper, DatabaseEngine,
+    // numeric ids of entries, reviews and annotations: one instance, shared by the creates and the imports
+    sequencesProvider,
     // the catalogue's change feed (docs/api/changes.md)
     ...changeFeedProviders(),
   ],

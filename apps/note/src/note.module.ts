@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { getConnectionToken, MongooseModule } from '@nestjs/mongoose';
-import { DatabaseEngine, Sequences } from '@plaza/service-kit';
+import { MongooseModule } from '@nestjs/mongoose';
+import { DatabaseEngine, sequencesProvider } from '@plaza/service-kit';
 import { NoteErasureController } from './erasure/note-erasure.controller';
-import type { Connection } from 'mongoose';
 import { NoteCommentDocument, NoteCommentSchema } from './comments/comment.schema';
 import { CommentsController } from './comments/comments.controller';
 import { CommentsRepository } from './comments/comments.repository';
@@ -54,7 +53,7 @@ import { NoteExportController } from './export/note-export.controller';
     CommentsService,
     NoteImporter,
     // numeric ids of notes and comments
-    { provide: Sequences, inject: [getConnectionToken()], useFactory: (connection: Connection) => new Sequences(connection) },
+    sequencesProvider,
   ],
 })
 export class NoteModule {}

@@ -45,7 +45,6 @@ interface HeldJson extends JsonAround {
 @Injectable()
 export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
   private readonly lock = new KeyedMutex();
-  private readonly sequences: Sequences;
   /** By the document the local engine holds: gone with it when the annotation changes. */
   private readonly heldJson = new WeakMap<AnnotationDocument, HeldJson>();
   private readonly journal: RepairJournal;
@@ -60,12 +59,12 @@ export class AnnotationsService implements OnModuleInit, OnApplicationShutdown {
     private readonly pictures: PictureStore,
     private readonly pictureUrls: AnnotationPictureUrls,
     @InjectConnection() connection: Connection,
+    private readonly sequences: Sequences,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: BookConfig,
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly readiness: ReadinessRegistry,
   ) {
-    this.sequences = new Sequences(connection);
     this.journal = new RepairJournal(connection, 'annotation_repairs');
   }
 

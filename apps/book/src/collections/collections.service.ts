@@ -1,12 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
 import {
   ApiError, Caller, Collection, CollectionInput, CollectionList, CollectionLookupQuery, envelope, isPrivate, PageRequest,
   parseRfc3339, parseTags, TagList, toCollectionStatus, UserCollectionsQuery,
 } from '@plaza/contracts';
 import { APP_CONFIG, Clock, CLOCK, formatTimestamp, JsonAround, jsonAround, JsonPieces, KeyedMutex, pageJson, ServiceJson, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
-import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
@@ -40,7 +38,6 @@ export class CollectionsService {
    * compare-and-swap (the repository's `rev`), which is what keeps several instances exact.
    */
   private readonly lock = new KeyedMutex();
-  private readonly sequences: Sequences;
   /** The JSON of an entry's own fields around its book, by the entry the local engine holds. */
   private readonly heldJson = new WeakMap<CollectionDocument, JsonAround>();
 
@@ -50,11 +47,10 @@ export class CollectionsService {
     private readonly bookRecords: BooksRepository,
     private readonly users: UsersDirectory,
     private readonly journal: BookAggregateJournal,
-    @InjectConnection() connection: Connection,
+    private readonly sequences: Sequences,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: BookConfig,
   ) {
-    this.sequences = new Sequences(connection);
   }
 
   async create(bookId: string, input: CollectionInput, caller: Caller): Promise<Collection> {

@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
 import { ImportBatch, ImportBatchResult, importedPicture, isPrivate, parseTags, toCollectionStatus, UserRecord } from '@plaza/contracts';
 import { APP_CONFIG, CacheInvalidator, ImportKindHandler, KeyedMutex, LOGGER, Logger, importedUser, importTime, runImportBatch, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
-import type { Connection } from 'mongoose';
 import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from '../annotations/annotation.schema';
 import { PictureStore } from '@plaza/pictures';
 import { AnnotationsRepository } from '../annotations/annotations.repository';
@@ -48,13 +46,12 @@ function userRef(record: Record<string, unknown>): string | undefined {
  */
 @Injectable()
 export class UserContentImporter {
-  private readonly sequences: Sequences;
   private readonly lock = new KeyedMutex();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: BookConfig,
     @Inject(LOGGER) private readonly logger: Logger,
-    @InjectConnection() connection: Connection,
+    private readonly sequences: Sequences,
     private readonly books: BooksRepository,
     private readonly collections: CollectionsRepository,
     private readonly reviews: ReviewsRepository,
@@ -64,7 +61,6 @@ export class UserContentImporter {
     private readonly cache: CacheInvalidator,
     private readonly pictures: PictureStore,
   ) {
-    this.sequences = new Sequences(connection);
   }
 
   /** One batch; `others` handle the catalogue kinds a batch may hold beside these. */

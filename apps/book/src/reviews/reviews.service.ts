@@ -1,9 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectConnection } from '@nestjs/mongoose';
 import { ApiError, Caller, Drift, envelope, PageRequest, ReconcileResponse, Review, ReviewCreateInput, ReviewList, ReviewUpdateInput, SimpleUser } from '@plaza/contracts';
 import { APP_CONFIG, Clock, CLOCK, formatTimestamp, KeyedMutex, LOGGER, Logger, UsersDirectory } from '@plaza/platform';
 import { confirmDrifts, DatabaseEngine, NO_SWEEP, reconcileReport, Sequences } from '@plaza/service-kit';
-import type { Connection } from 'mongoose';
 import { BookView } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { BooksService } from '../books/books.service';
@@ -29,13 +27,12 @@ import { ReviewsRepository } from './reviews.repository';
 @Injectable()
 export class ReviewsService {
   private readonly lock = new KeyedMutex();
-  private readonly sequences: Sequences;
 
   constructor(
     private readonly reviews: ReviewsRepository,
     private readonly books: BooksService,
     private readonly users: UsersDirectory,
-    @InjectConnection() connection: Connection,
+    private readonly sequences: Sequences,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: BookConfig,
     private readonly journal: BookAggregateJournal,
@@ -43,7 +40,6 @@ export class ReviewsService {
     private readonly engine: DatabaseEngine,
     private readonly bookRecords: BooksRepository,
   ) {
-    this.sequences = new Sequences(connection);
   }
 
   async create(input: ReviewCreateInput, caller: Caller): Promise<Review> {

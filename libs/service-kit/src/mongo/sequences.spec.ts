@@ -1,5 +1,5 @@
 import type { Connection } from 'mongoose';
-import { Sequences } from './sequences';
+import { IDS_AHEAD, Sequences } from './sequences';
 
 /** A `sequences` collection in memory that counts its round trips and can be made to fail. */
 function fakeConnection() {
@@ -66,5 +66,50 @@ describe('Sequences', () => {
     expect(failed.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     calls.fail = false;
     expect(await sequences.next('note')).toBe(1001);
+  });
+
+  describe('as the only drawer (the local engine)', () => {
+    const sole = async () => true;
+
+    it('draws IDS_AHEAD ids more and hands them out without a round trip, consecutive', async () => {
+      const { connection, calls } = fakeConnection();
+      const sequences = new Sequences(connection, 1000, sole);
+      const ids: number[] = [];
+      for (let i = 0; i < IDS_AHEAD + 2; i++) ids.push(await sequences.next('note'));
+      expect(ids).toEqual(Array.from({ length: IDS_AHEAD + 2 }, (_, i) => 1000 + i));
+      // the first draw took 1 + IDS_AHEAD; the id after those drew again, with IDS_AHEAD more
+      expect(calls.inc).toEqual([1 + IDS_AHEAD, 1 + IDS_AHEAD]);
+    });
+
+    it('serves a group from the held ids first, then draws the rest', async () => {
+      const { connection, calls } = fakeConnection();
+      const sequences = new Sequences(connection, 1000, sole);
+      await sequences.next('collection');
+      const ids = await Promise.all(Array.from({ length: IDS_AHEAD + 5 }, () => sequences.next('collection')));
+      expect(ids).toEqual(Array.from({ length: IDS_AHEAD + 5 }, (_, i) => 1001 + i));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(calls.inc).toEqual([1 + IDS_AHEAD, 5 + IDS_AHEAD]);
+    });
+
+    it('drops the held ids an import reached (atLeast), and keeps those above it', async () => {
+      const { connection, calls } = fakeConnection();
+      const sequences = new Sequences(connection, 1000, sole);
+      expect(await sequences.next('review')).toBe(1000);
+      await sequences.atLeast('review', 1010);
+      expect(await sequences.next('review')).toBe(1011);
+      expect(calls.inc).toEqual([1 + IDS_AHEAD]);
+      await sequences.atLeast('review', 5000);
+      expect(await sequences.next('review')).toBe(5001);
+    });
+
+    it('never hands out an id an import took, even with draws waiting', async () => {
+      const { connection } = fakeConnection();
+      const sequences = new Sequences(connection, 1000, sole);
+      await sequences.next('review');
+      const raised = sequences.atLeast('review', 1005);
+      const ids = await Promise.all([sequences.next('review'), sequences.next('review')]);
+      await raised;
+      expect(Math.min(...ids)).toBeGreaterThan(1005);
+    });
   });
 });
