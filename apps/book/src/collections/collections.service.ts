@@ -50,8 +50,7 @@ export class CollectionsService {
     private readonly sequences: Sequences,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: BookConfig,
-  ) {
-  }
+  ) {}
 
   async create(bookId: string, input: CollectionInput, caller: Caller): Promise<Collection> {
     const userId = requireLogin(caller);

@@ -60,8 +60,7 @@ export class UserContentImporter {
     private readonly users: UsersDirectory,
     private readonly cache: CacheInvalidator,
     private readonly pictures: PictureStore,
-  ) {
-  }
+  ) {}
 
   /** One batch; `others` handle the catalogue kinds a batch may hold beside these. */
   async importBatch(batch: ImportBatch, others: Record<string, ImportKindHandler<object>>): Promise<ImportBatchResult> {

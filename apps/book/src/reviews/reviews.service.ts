@@ -39,8 +39,7 @@ export class ReviewsService {
     @Inject(LOGGER) private readonly logger: Logger,
     private readonly engine: DatabaseEngine,
     private readonly bookRecords: BooksRepository,
-  ) {
-  }
+  ) {}
 
   async create(input: ReviewCreateInput, caller: Caller): Promise<Review> {
     const userId = requireLogin(caller);

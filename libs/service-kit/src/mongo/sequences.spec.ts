@@ -25,7 +25,7 @@ function fakeConnection() {
 describe('Sequences', () => {
   it('starts past `start` and hands out consecutive ids one by one when asked one at a time', async () => {
     const { connection, calls } = fakeConnection();
-    const sequences = new Sequences(connection, 1000);
+    const sequences = new Sequences(connection, { start: 1000 });
     expect(await sequences.next('note')).toBe(1000);
     expect(await sequences.next('note')).toBe(1001);
     expect(calls.inc).toEqual([1, 1]);
@@ -33,7 +33,7 @@ describe('Sequences', () => {
 
   it('serves the callers who ask during a draw with one draw, in the order they asked, every id distinct', async () => {
     const { connection, calls } = fakeConnection();
-    const sequences = new Sequences(connection, 1000);
+    const sequences = new Sequences(connection, { start: 1000 });
     const ids = await Promise.all(Array.from({ length: 50 }, () => sequences.next('collection')));
     expect(ids).toEqual(Array.from({ length: 50 }, (_, i) => 1000 + i));
     // the first caller draws alone; the 49 who came during its draw share the next one
@@ -42,14 +42,14 @@ describe('Sequences', () => {
 
   it('keeps each name its own counter', async () => {
     const { connection } = fakeConnection();
-    const sequences = new Sequences(connection, 1000);
+    const sequences = new Sequences(connection, { start: 1000 });
     const [a, b] = await Promise.all([sequences.next('note'), sequences.next('note_comment')]);
     expect([a, b]).toEqual([1000, 1000]);
   });
 
   it('never hands out an id an import took (atLeast), even with draws waiting', async () => {
     const { connection } = fakeConnection();
-    const sequences = new Sequences(connection, 1000);
+    const sequences = new Sequences(connection, { start: 1000 });
     await sequences.next('review');
     const raised = sequences.atLeast('review', 5000);
     const ids = await Promise.all([sequences.next('review'), sequences.next('review')]);
@@ -59,7 +59,7 @@ describe('Sequences', () => {
 
   it('fails every caller of a failed draw, and draws again for the next', async () => {
     const { connection, calls } = fakeConnection();
-    const sequences = new Sequences(connection, 1000);
+    const sequences = new Sequences(connection, { start: 1000 });
     await sequences.next('note');
     calls.fail = true;
     const failed = await Promise.allSettled([sequences.next('note'), sequences.next('note')]);
@@ -73,7 +73,7 @@ describe('Sequences', () => {
 
     it('draws IDS_AHEAD ids more and hands them out without a round trip, consecutive', async () => {
       const { connection, calls } = fakeConnection();
-      const sequences = new Sequences(connection, 1000, sole);
+      const sequences = new Sequences(connection, { start: 1000, soleDrawer: sole });
       const ids: number[] = [];
       for (let i = 0; i < IDS_AHEAD + 2; i++) ids.push(await sequences.next('note'));
       expect(ids).toEqual(Array.from({ length: IDS_AHEAD + 2 }, (_, i) => 1000 + i));
@@ -83,7 +83,7 @@ describe('Sequences', () => {
 
     it('serves a group from the held ids first, then draws the rest', async () => {
       const { connection, calls } = fakeConnection();
-      const sequences = new Sequences(connection, 1000, sole);
+      const sequences = new Sequences(connection, { start: 1000, soleDrawer: sole });
       await sequences.next('collection');
       const ids = await Promise.all(Array.from({ length: IDS_AHEAD + 5 }, () => sequences.next('collection')));
       expect(ids).toEqual(Array.from({ length: IDS_AHEAD + 5 }, (_, i) => 1001 + i));
@@ -93,7 +93,7 @@ describe('Sequences', () => {
 
     it('drops the held ids an import reached (atLeast), and keeps those above it', async () => {
       const { connection, calls } = fakeConnection();
-      const sequences = new Sequences(connection, 1000, sole);
+      const sequences = new Sequences(connection, { start: 1000, soleDrawer: sole });
       expect(await sequences.next('review')).toBe(1000);
       await sequences.atLeast('review', 1010);
       expect(await sequences.next('review')).toBe(1011);
@@ -104,7 +104,7 @@ describe('Sequences', () => {
 
     it('never hands out an id an import took, even with draws waiting', async () => {
       const { connection } = fakeConnection();
-      const sequences = new Sequences(connection, 1000, sole);
+      const sequences = new Sequences(connection, { start: 1000, soleDrawer: sole });
       await sequences.next('review');
       const raised = sequences.atLeast('review', 1005);
       const ids = await Promise.all([sequences.next('review'), sequences.next('review')]);

@@ -41,12 +41,15 @@ export class Sequences {
   /** Ids drawn ahead and not handed out yet, by name: `next` to `last`. */
   private readonly held = new Map<string, { next: number; last: number }>();
 
-  constructor(
-    private readonly connection: Connection,
-    private readonly start = 1000,
-    /** Whether this process is the only one that draws from these counters (the local engine's lease). */
-    private readonly soleDrawer: () => Promise<boolean> = async () => false,
-  ) {}
+  /** The first id of a name the counter has never given. */
+  private readonly start: number;
+  /** Whether this process is the only one that draws from these counters (the local engine's lease). */
+  private readonly soleDrawer: () => Promise<boolean>;
+
+  constructor(private readonly connection: Connection, options: { start?: number; soleDrawer?: () => Promise<boolean> } = {}) {
+    this.start = options.start ?? 1000;
+    this.soleDrawer = options.soleDrawer ?? (async () => false);
+  }
 
   private get sequences() {
     return this.connection.collection<{ _id: string; value: number }>('sequences');
@@ -117,5 +120,5 @@ export class Sequences {
 export const sequencesProvider: Provider = {
   provide: Sequences,
   inject: [getConnectionToken(), DatabaseEngine],
-  useFactory: (connection: Connection, engine: DatabaseEngine) => new Sequences(connection, 1000, () => engine.isLocal()),
+  useFactory: (connection: Connection, engine: DatabaseEngine) => new Sequences(connection, { soleDrawer: () => engine.isLocal() }),
 };
