@@ -1,6 +1,6 @@
 import { DynamicModule } from '@nestjs/common';
 import { MongooseModule } from '@nestjs/mongoose';
-import type { Connection } from 'mongoose';
+import mongoose, { type Connection } from 'mongoose';
 import { metricsEnabled, mongoUrlFor, ServiceConfig } from '@plaza/platform';
 import { recordCommandDurations } from './command-metrics';
 
@@ -17,6 +17,9 @@ export function databaseNameFor(service: string, url: string): string {
  * selection gives up quickly, so a stopped database turns into fast 503s, never hanging requests.
  */
 export function mongoModuleFor(service: string, config: ServiceConfig): DynamicModule {
+  // mongoose otherwise captures a stack trace in every query's exec, only to report a query run
+  // twice (which no code here does): 3-4 % of a service's CPU on a read (docs/PERFORMANCE.md)
+  mongoose.set('skipOriginalStackTraces', true);
   const uri = mongoUrlFor(service, config);
   return MongooseModule.forRoot(uri, {
     dbName: databaseNameFor(service, uri),
