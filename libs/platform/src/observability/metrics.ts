@@ -22,8 +22,9 @@ type Observer = { observe(value: number): void };
 type Incrementer = { inc(value?: number): void };
 
 /**
- * prom-client hashes a label object on every `observe(labels, value)`; a hot path keeps the
- * child of each label combination instead (one Map lookup on a joined key).
+ * prom-client's `labels(...)` builds and validates a new child on every call; a hot path keeps
+ * the child of each label combination instead (one Map lookup on a joined key). The child's
+ * `observe` still validates and hashes its labels (docs/PERFORMANCE.md, "What tracing costs").
  */
 class Children<T> {
   private readonly children = new Map<string, T>();
