@@ -22,9 +22,9 @@ type Observer = { observe(value: number): void };
 type Incrementer = { inc(value?: number): void };
 
 /**
- * prom-client's `labels(...)` builds and validates a new child on every call; a hot path keeps
- * the child of each label combination instead (one Map lookup on a joined key). The child's
- * `observe` still validates and hashes its labels (docs/PERFORMANCE.md, "What tracing costs").
+ * Each label combination's child, kept (one Map lookup on a joined key). prom-client validates
+ * and hashes the labels on every `observe` all the same: 0.5–1 µs an observe whichever way it is
+ * called (docs/PERFORMANCE.md, "What tracing costs").
  */
 class Children<T> {
   private readonly children = new Map<string, T>();
