@@ -75,12 +75,6 @@ interface EngineProcess {
  * taken before the app could listen on it (see Stack.againIfPortTaken).
  */
 const PORT_TAKEN_RETRIES = 3;
-/**
- * How long an engine must keep running once its port accepts connections. Another program that
- * took the port accepts them too, while the engine dies of `address already in use`: a probe
- * that lands first must not count as the engine's.
- */
-const ENGINE_SETTLE_MS = 200;
 
 /** secrets.json of a data folder. */
 interface LocalSecrets {
@@ -328,11 +322,7 @@ export class Stack {
       const port = fixedPort || (await freePort());
       const proc = launch(port);
       try {
-        const failed = () => (proc.running ? undefined : `${kind} exited:\n${proc.tail()}`);
-        await waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), timeoutMs, failed, signal);
-        await new Promise((resolve) => setTimeout(resolve, ENGINE_SETTLE_MS));
-        const exited = failed();
-        if (exited) throw new Error(exited);
+        await waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `${kind} exited:\n${proc.tail()}`), signal);
         return port;
       } catch (err) {
         if (!proc.running) await proc.exited();
