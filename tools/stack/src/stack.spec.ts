@@ -65,12 +65,12 @@ describe('Stack start order', () => {
 
   it('starts on a slow machine: an install longer than the engine timeout does not count against it', async () => {
     // the first run used to time out waiting for FerretDB while nats-server was still installing
-    const stack = await start({ installSeconds: 2, buildSeconds: 0 }, {}, { engineTimeoutMs: 1000 });
+    const stack = await start({ installSeconds: 3, buildSeconds: 0 }, {}, { engineTimeoutMs: 2000 });
     expect(stack.steps.at(-1)).toBe('ready');
   });
 
   it('starts whichever install finishes first', async () => {
-    const stack = await start({ installSeconds: 0, buildSeconds: 1.5 }, {}, { engineTimeoutMs: 1000 });
+    const stack = await start({ installSeconds: 0, buildSeconds: 1.5 }, {}, { engineTimeoutMs: 2000 });
     expect(stack.steps.at(-1)).toBe('ready');
     const log = events();
     expect(log.indexOf('go install end')).toBeLessThan(log.indexOf('go build end'));
