@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { engineVersion, installFerretDb } from './engines';
-import { freePort, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
+import { engineAnswers } from './engine-handshake';
+import { freePort, ManagedProcess, waitFor } from './processes';
 
 /**
  * `node tools/stack/dist/engine-probe.js`: measures the local engine's behaviour that the design
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
       args: ['--handler=sqlite', `--sqlite-url=file:${dir}/?_txlock=immediate`, `--listen-addr=127.0.0.1:${port}`, '--debug-addr=-', '--telemetry=disable', '--log-level=error', `--state-dir=${dir}`],
       logFile: join(dir, 'ferretdb.log'),
     }).start();
-    await waitFor('ferretdb', () => portAcceptsConnections(port), 20_000);
+    await waitFor('ferretdb', () => engineAnswers('mongodb', port), 20_000);
     url = `mongodb://127.0.0.1:${port}`;
     engine = `FerretDB ${engineVersion(binary)} (SQLite, _txlock=immediate)`;
   }

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { engineAnswers, EngineProtocol } from './engine-handshake';
 import { DatabaseEngine, EngineBinaries, installEngines, Log, readEngineVersion } from './engines';
 import { NATS_USERS, natsPasswordVariable, NatsUser, newNatsPassword } from './nats-auth';
 import { workspaceRoot } from './paths';
-import { allOrAbort, freePort, httpStatus, InterruptedError, ManagedProcess, portAcceptsConnections, waitFor } from './processes';
+import { allOrAbort, freePort, httpStatus, InterruptedError, ManagedProcess, waitFor } from './processes';
 
 export const SERVICES = ['identity', 'book', 'movie', 'note', 'event'] as const;
 export type ServiceApp = (typeof SERVICES)[number];
@@ -237,7 +238,7 @@ export class Stack {
     const fixedPort = this.mongo?.port || this.options.mongoPort;
     const [version, port] = await Promise.all([
       readEngineVersion(binary),
-      this.startEngineProcess(kind, fixedPort, (port) => {
+      this.startEngineProcess(kind, 'mongodb', fixedPort, (port) => {
         const proc = this.databaseProcess(engine, port);
         // registered before the wait, so a failed start stops it too
         this.mongo = { process: proc.start(), port, version: this.mongo?.version ?? 'unknown', kind };
@@ -295,7 +296,7 @@ export class Stack {
     const fixedPort = this.nats?.port || this.options.natsPort;
     const [version, port] = await Promise.all([
       readEngineVersion(binary),
-      this.startEngineProcess('nats-server', fixedPort, (port) => {
+      this.startEngineProcess('nats-server', 'nats', fixedPort, (port) => {
         const proc = new ManagedProcess('nats', {
           command: binary,
           args: ['-c', configFile, '-js', '-sd', storeDir, '-a', '127.0.0.1', '-p', String(port), '-n', 'plaza-local'],
@@ -312,17 +313,18 @@ export class Stack {
   }
 
   /**
-   * Starts an engine on `fixedPort`, or on a port of its own choosing, and waits until it accepts
-   * connections. A chosen port taken before the engine listened on it is chosen again, a few
+   * Starts an engine on `fixedPort`, or on a port of its own choosing, and waits until it answers
+   * in its own protocol there (engine-handshake.ts: a program that took the port first accepts
+   * connections too). A chosen port taken before the engine listened on it is chosen again, a few
    * times (againIfPortTaken says why); a fixed one fails.
    */
-  private async startEngineProcess(kind: string, fixedPort: number | undefined, launch: (port: number) => ManagedProcess, signal?: AbortSignal): Promise<number> {
+  private async startEngineProcess(kind: string, protocol: EngineProtocol, fixedPort: number | undefined, launch: (port: number) => ManagedProcess, signal?: AbortSignal): Promise<number> {
     const timeoutMs = this.options.engineTimeoutMs ?? 30_000;
     for (let retriesLeft = PORT_TAKEN_RETRIES; ; retriesLeft--) {
       const port = fixedPort || (await freePort());
       const proc = launch(port);
       try {
-        await waitFor(`${kind} on port ${port}`, () => portAcceptsConnections(port), timeoutMs, () => (proc.running ? undefined : `${kind} exited:\n${proc.tail()}`), signal);
+        await waitFor(`${kind} on port ${port}`, () => engineAnswers(protocol, port), timeoutMs, () => (proc.running ? undefined : `${kind} exited:\n${proc.tail()}`), signal);
         return port;
       } catch (err) {
         if (!proc.running) await proc.exited();

@@ -20,8 +20,9 @@ export interface FakeEngineBehaviour {
 /**
  * What a process sees when another program took its port between the stack's check and its own
  * listen: the fake binds the port once as that other program would, then listens on it for real
- * and dies of Node's own `listen EADDRINUSE` error. Only the first fake to run does it (a marker
- * file), so whatever the stack starts next runs normally.
+ * and dies of Node's own `listen EADDRINUSE` error, 300 ms later (as a real program logs and
+ * cleans up first), while the other program accepts connections. Only the first fake to run does
+ * it (a marker file), so whatever the stack starts next runs normally.
  */
 const PORT_TAKEN_ONCE = (marker: string, portExpr: string) => `
 let firstRun = true;
@@ -29,9 +30,23 @@ try { fs.closeSync(fs.openSync(${JSON.stringify(marker)}, 'wx')); } catch { firs
 if (firstRun) {
   const net = require('node:net');
   const taken = ${portExpr};
-  net.createServer().listen(taken, '127.0.0.1', () => net.createServer().listen(taken, '127.0.0.1'));
+  net.createServer().listen(taken, '127.0.0.1', () => net.createServer().on('error', (e) => setTimeout(() => { throw e; }, 300)).listen(taken, '127.0.0.1'));
   return;
 }`;
+
+/**
+ * `greet(socket)`: a fake engine's first exchange, what the stack's handshake checks
+ * (engine-handshake.ts): nats-server's INFO line; for FerretDB, an OP_MSG header answering the
+ * client's first message (its request id at byte 4 becomes the reply's responseTo).
+ */
+const ENGINE_GREETING: Record<'nats' | 'ferretdb', string> = {
+  nats: `const greet = (s) => s.end('INFO {"server_name":"fake"}\\r\\n');`,
+  ferretdb: `const greet = (s) => s.once('data', (d) => {
+  const reply = Buffer.alloc(16);
+  reply.writeInt32LE(16, 0); reply.writeInt32LE(d.readInt32LE(4), 8); reply.writeInt32LE(2013, 12);
+  s.end(reply);
+});`,
+};
 
 export interface FakeGoBehaviour {
   /** Seconds `go install` (nats-server) takes. */
@@ -126,11 +141,12 @@ const port = ${portExpr};
 note('start ${name} ' + port + ' pid=' + process.pid);
 process.on('SIGTERM', () => { note('stop ${name} pid=' + process.pid); process.exit(0); });
 const mode = ${JSON.stringify(behaviour.mode ?? 'listen')};
+${ENGINE_GREETING[name]}
 if (mode === 'port-taken-once') (() => {${PORT_TAKEN_ONCE(join(this.root, `${name}-port-taken`), 'port')}
-  require('node:net').createServer((s) => s.destroy()).listen(port, '127.0.0.1');
+  require('node:net').createServer(greet).listen(port, '127.0.0.1');
 })();
 if (mode === 'exit') { console.error('${name}: cannot start (fake)'); process.exit(3); }
-if (mode === 'listen') require('node:net').createServer((s) => s.destroy()).listen(port, '127.0.0.1');
+if (mode === 'listen') require('node:net').createServer(greet).listen(port, '127.0.0.1');
 setInterval(() => undefined, 1000);
 `;
   }
