@@ -24,10 +24,10 @@ describe('the response cache', () => {
     expect(cache.size).toBe(0);
   });
 
-  it('serves the answer as sent, with its ETag, and drops answers begun before an invalidation', () => {
+  it('serves the answer as sent, with its ETag, and drops answers begun before an invalidation of their area', () => {
     const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 }, logger);
     const before = cache.generation;
-    cache.invalidate({ areas: ['movie'] });
+    cache.invalidate({ areas: ['book'] });
     cache.set('basic /v2/book/1?', { id: '1' }, 'book', ['book:1'], 60, before);
     expect(cache.size).toBe(0);
     cache.set('basic /v2/book/1?', { id: '书' }, 'book', ['book:1'], 60, cache.generation);
@@ -35,5 +35,35 @@ describe('the response cache', () => {
     expect(hit?.json).toBe('{"id":"书"}');
     expect(hit?.bytes.equals(Buffer.from('{"id":"书"}'))).toBe(true);
     expect(hit?.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+  });
+
+  it('drops an answer in flight when an invalidation names one of its tags, and keeps it through invalidations of others', () => {
+    const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 }, logger);
+    const before = cache.generation;
+    // writes elsewhere while the read of book 1 is in flight
+    cache.invalidate({ tags: ['book:2', 'book:3'] });
+    cache.invalidate({ areas: ['movie'] });
+    cache.invalidate({ tags: ['note:9'] });
+    cache.set('basic /v2/book/1?', { id: '1' }, 'book', ['book:1'], 60, before);
+    expect(cache.get('basic /v2/book/1?')).toEqual({ id: '1' });
+    // a write of book 1 among others
+    const during = cache.generation;
+    cache.invalidate({ tags: ['book:2'] });
+    cache.invalidate({ tags: ['book:4', 'book:1'] });
+    cache.invalidate({ tags: ['book:5'] });
+    cache.set('basic /v2/book/1?fields=id', { id: 'old' }, 'book', ['book:1'], 60, during);
+    expect(cache.get('basic /v2/book/1?fields=id')).toBeUndefined();
+  });
+
+  it('does not store an answer begun before the oldest invalidation it remembers', () => {
+    const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 }, logger);
+    const before = cache.generation;
+    for (let n = 0; n < 256; n++) cache.invalidate({ tags: [`note:${n}`] });
+    cache.set('basic /v2/book/1?', { id: '1' }, 'book', ['book:1'], 60, before);
+    expect(cache.size).toBe(1);
+    const earlier = cache.generation;
+    for (let n = 0; n < 257; n++) cache.invalidate({ tags: [`note:${n}`] });
+    cache.set('basic /v2/book/2?', { id: '2' }, 'book', ['book:2'], 60, earlier);
+    expect(cache.get('basic /v2/book/2?')).toBeUndefined();
   });
 });

@@ -24,16 +24,27 @@ export interface CachedAnswer {
 }
 
 /**
+ * How many invalidations the cache remembers to judge answers in flight; an answer begun before
+ * the oldest of them is not stored. At a thousand writes a second that is a quarter second, far
+ * longer than a read takes.
+ */
+const REMEMBERED_INVALIDATIONS = 256;
+
+/**
  * Answers repeated catalogue reads from memory. Services publish `cache.v1.invalidated` after
  * every write or import (tags such as `book:42`, or whole areas); each gateway replica drops what
- * they name. A response that was in flight while an invalidation arrived is not stored, so an
- * old answer can never be cached after the write that changed it.
+ * they name. A response that was in flight while an invalidation naming its area or one of its
+ * tags arrived is not stored, so an old answer can never be cached after the write that changed
+ * it; invalidations of other books or areas leave it alone, so a stream of writes elsewhere does
+ * not keep an answer out of the cache (docs/ARCHITECTURE.md, "Request lifecycle", step 7).
  */
 export class ResponseCache {
   private readonly byTag = new Map<string, Set<string>>();
   private readonly byArea = new Map<string, Set<string>>();
   private readonly entries: LRUCache<string, Entry>;
   private generationCounter = 0;
+  /** The last invalidations, oldest first: `recent[i]` made the generation `generationCounter - recent.length + 1 + i`. */
+  private readonly recent: CacheInvalidation[] = [];
   private subscription?: Subscription;
 
   constructor(limits: { maxEntries: number; maxBytes: number }, private readonly logger: Logger) {
@@ -85,7 +96,7 @@ export class ResponseCache {
   }
 
   set(key: string, body: unknown, area: string, tags: string[], ttlSeconds: number, generationAtRequest: number): void {
-    if (generationAtRequest !== this.generationCounter) return;
+    if (this.invalidatedSince(generationAtRequest, area, tags)) return;
     // serialised now to know its size (every hit sends this text); the process holds about three
     // times it (the object, the text, the bytes), so the bound is a measure, not an exact count
     const json = JSON.stringify(body);
@@ -98,6 +109,8 @@ export class ResponseCache {
 
   invalidate(what: CacheInvalidation): void {
     this.generationCounter++;
+    this.recent.push(what);
+    if (this.recent.length > REMEMBERED_INVALIDATIONS) this.recent.shift();
     for (const area of what.areas ?? []) this.dropAll(this.byArea.get(area));
     for (const tag of what.tags ?? []) this.dropAll(this.byTag.get(tag));
   }
@@ -108,6 +121,21 @@ export class ResponseCache {
 
   stop(): void {
     this.subscription?.unsubscribe();
+  }
+
+  /**
+   * Whether an invalidation since `generation` would have dropped an answer of `area` with `tags`
+   * had it been stored already; true when some of them are no longer remembered.
+   */
+  private invalidatedSince(generation: number, area: string, tags: string[]): boolean {
+    const since = this.generationCounter - generation;
+    if (since === 0) return false;
+    if (since < 0 || since > this.recent.length) return true;
+    for (let i = this.recent.length - since; i < this.recent.length; i++) {
+      const { areas, tags: dropped } = this.recent[i];
+      if (areas?.includes(area) || dropped?.some((tag) => tags.includes(tag))) return true;
+    }
+    return false;
   }
 
   private dropAll(keys: Set<string> | undefined): void {

@@ -208,7 +208,7 @@ export function registerWebPages(fastify: FastifyInstance, deps: WebDeps): void 
    * Renders in flight by page: requests for a page that is being rendered wait for that render
    * rather than start their own (a page read by many at once, cold, costs the services one render).
    * The render is stored under the cache generation read when it started, so one that an
-   * invalidation overtook is never kept.
+   * invalidation of its area or tags overtook is never kept.
    */
   const inFlight = new Map<string, Promise<{ rendered: Rendered; entry: PageEntry }>>();
   const render = (key: string, load: Loader, request: FastifyRequest) => {
