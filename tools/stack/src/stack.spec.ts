@@ -65,12 +65,13 @@ describe('Stack start order', () => {
 
   it('starts on a slow machine: an install longer than the engine timeout does not count against it', async () => {
     // the first run used to time out waiting for FerretDB while nats-server was still installing
-    const stack = await start({ installSeconds: 3, buildSeconds: 0 }, {}, { engineTimeoutMs: 2000 });
+    // the fakes get 4 s to answer once installed (a loaded CI machine took over a second to start one)
+    const stack = await start({ installSeconds: 5, buildSeconds: 0 }, {}, { engineTimeoutMs: 4000 });
     expect(stack.steps.at(-1)).toBe('ready');
   });
 
   it('starts whichever install finishes first', async () => {
-    const stack = await start({ installSeconds: 0, buildSeconds: 1.5 }, {}, { engineTimeoutMs: 2000 });
+    const stack = await start({ installSeconds: 0, buildSeconds: 1.5 });
     expect(stack.steps.at(-1)).toBe('ready');
     const log = events();
     expect(log.indexOf('go install end')).toBeLessThan(log.indexOf('go build end'));
