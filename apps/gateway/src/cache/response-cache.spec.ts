@@ -1,4 +1,4 @@
-import { ResponseCache } from './response-cache';
+import { REMEMBERED_INVALIDATIONS, ResponseCache } from './response-cache';
 
 const logger = { warn: jest.fn() } as never;
 
@@ -58,11 +58,11 @@ describe('the response cache', () => {
   it('does not store an answer begun before the oldest invalidation it remembers', () => {
     const cache = new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 }, logger);
     const before = cache.generation;
-    for (let n = 0; n < 256; n++) cache.invalidate({ tags: [`note:${n}`] });
+    for (let n = 0; n < REMEMBERED_INVALIDATIONS; n++) cache.invalidate({ tags: [`note:${n}`] });
     cache.set('basic /v2/book/1?', { id: '1' }, 'book', ['book:1'], 60, before);
     expect(cache.size).toBe(1);
     const earlier = cache.generation;
-    for (let n = 0; n < 257; n++) cache.invalidate({ tags: [`note:${n}`] });
+    for (let n = 0; n <= REMEMBERED_INVALIDATIONS; n++) cache.invalidate({ tags: [`note:${n}`] });
     cache.set('basic /v2/book/2?', { id: '2' }, 'book', ['book:2'], 60, earlier);
     expect(cache.get('basic /v2/book/2?')).toBeUndefined();
   });

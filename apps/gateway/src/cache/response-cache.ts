@@ -25,10 +25,10 @@ export interface CachedAnswer {
 
 /**
  * How many invalidations the cache remembers to judge answers in flight; an answer begun before
- * the oldest of them is not stored. At a thousand writes a second that is a quarter second, far
- * longer than a read takes.
+ * the oldest of them is not stored. At a thousand writes a second that is about a second: an
+ * answer slower than that is sent but not kept.
  */
-const REMEMBERED_INVALIDATIONS = 256;
+export const REMEMBERED_INVALIDATIONS = 1024;
 
 /**
  * Answers repeated catalogue reads from memory. Services publish `cache.v1.invalidated` after
