@@ -173,12 +173,17 @@ async function main(): Promise<void> {
     report.recordedAnswers = answerStats(movieAnswers);
     const replay = await startBaseline('baseline-r', 'replay.js', { ANSWERS_FILE: answersFile }, dataDir);
     baselines.push(replay.proc);
+    /** Each user's access token, signed in one after the other through the premium demo app. */
+    const signIn = async (users: Array<{ uid: string }>): Promise<string[]> => {
+      const tokens: string[] = [];
+      for (const u of users) {
+        const r = await form(`${stack.baseUrl}/auth2/token`, { grant_type: 'password', client_id: 'demo-premium', client_secret: 'demo-premium-secret', username: u.uid, password: DEMO_PASSWORD });
+        tokens.push(r.json.access_token as string);
+      }
+      return tokens;
+    };
     const writers = ids.users.slice(3, 3 + LOAD.connections);
-    const userTokens: string[] = [];
-    for (const u of writers) {
-      const r = await form(`${stack.baseUrl}/auth2/token`, { grant_type: 'password', client_id: 'demo-premium', client_secret: 'demo-premium-secret', username: u.uid, password: DEMO_PASSWORD });
-      userTokens.push(r.json.access_token as string);
-    }
+    const userTokens = await signIn(writers);
 
     const results: ScenarioResult[] = report.scenarios;
     /** What a scenario left out by BENCH_ONLY reports: nothing (no target is checked in such a run). */
@@ -268,11 +273,7 @@ async function main(): Promise<void> {
     let readsWhileWriting: ReadsDuringWrites | undefined;
     if (runs('book reads during the write mix')) {
       say('  book reads during the write mix (stack)...');
-      const otherTokens: string[] = [];
-      for (const u of ids.users.slice(3 + LOAD.connections, 3 + 2 * LOAD.connections)) {
-        const r = await form(`${stack.baseUrl}/auth2/token`, { grant_type: 'password', client_id: 'demo-premium', client_secret: 'demo-premium-secret', username: u.uid, password: DEMO_PASSWORD });
-        otherTokens.push(r.json.access_token as string);
-      }
+      const otherTokens = await signIn(ids.users.slice(3 + LOAD.connections, 3 + 2 * LOAD.connections));
       const half = Math.floor(ids.books.length / 2);
       readsWhileWriting = await readsDuringWrites(stack.baseUrl, stack.adminUrl, writeMix(otherTokens, ids.books.slice(0, half)), ids.books.slice(half, half + 300), premium,
         { connections: otherTokens.length, durationSeconds: quick ? 4 : 10 });

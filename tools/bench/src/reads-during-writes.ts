@@ -1,3 +1,4 @@
+import { moved, scrape, series } from '@plaza/stack';
 import { LoadOptions, RoundResult, runRound, Target } from './load';
 
 export interface ReadsDuringWrites {
@@ -9,12 +10,8 @@ export interface ReadsDuringWrites {
   writes: RoundResult;
 }
 
-/** The gateway's response-cache counters of `event` (hit, miss), from its admin port's /metrics. */
-async function cacheEvents(adminUrl: string, event: 'hit' | 'miss'): Promise<number> {
-  const text = await (await fetch(`${adminUrl}/metrics`)).text();
-  const line = new RegExp(`^plaza_response_cache_events_total\\{[^}]*event="${event}"[^}]*\\} (\\d+)`, 'm').exec(text);
-  return Number(line?.[1] ?? 0);
-}
+/** The gateway's response-cache counter of `event` (hit, miss) on its admin port's /metrics. */
+const cacheEvents = (event: 'hit' | 'miss') => series('plaza_response_cache_events_total', { event, service: 'gateway' });
 
 /**
  * While `writes` run (invalidating the books they write), reads each of `books` (which they leave
@@ -40,9 +37,10 @@ export async function readsDuringWrites(
     }));
   };
   await pass();
-  const [hitsBefore, missesBefore] = [await cacheEvents(adminUrl, 'hit'), await cacheEvents(adminUrl, 'miss')];
+  const before = await scrape(`${adminUrl}/metrics`);
   await pass();
-  const [hitsAfter, missesAfter] = [await cacheEvents(adminUrl, 'hit'), await cacheEvents(adminUrl, 'miss')];
+  const after = await scrape(`${adminUrl}/metrics`);
   const writesOutlastedReads = writing;
-  return { secondReads: hitsAfter - hitsBefore + (missesAfter - missesBefore), hits: hitsAfter - hitsBefore, writesOutlastedReads, writes: await writeRound };
+  const hits = moved(before, after, cacheEvents('hit'));
+  return { secondReads: hits + moved(before, after, cacheEvents('miss')), hits, writesOutlastedReads, writes: await writeRound };
 }
