@@ -41,8 +41,9 @@ describe('cached reads answered before fastify (the lane)', () => {
   };
   /**
    * Reads until the lane answers: suites run in parallel on the shared stack, and another one's
-   * import or write may empty this replica's cache between two reads, or keep an answer from being
-   * stored (any invalidation that arrives while a read is in flight does: ResponseCache). Returns
+   * book import or write of this book may empty this replica's cache between two reads, or keep an
+   * answer from being stored (an invalidation of its area or tags that arrives while a read is in
+   * flight does: ResponseCache). Returns
    * the answer before the lane's (fastify's, unless the first read was already the lane's) and the
    * lane's.
    */

@@ -10,6 +10,13 @@ describe('FairShareCounters', () => {
     expect(counters.take('user:1', 2, 60, at + 45_000)).toEqual({ limit: 2, remaining: 1, resetSeconds: 60, allowed: true });
   });
 
+  it("turns at the clock's minute: a burst across the turn meets two windows (docs/DECISIONS.md, \"Limits\")", () => {
+    const counters = new FairShareCounters();
+    const turn = 60_000 * 1000;
+    expect([1, 2, 3].map(() => counters.take('auth:203.0.113.7', 2, 60, turn - 100).allowed)).toEqual([true, true, false]);
+    expect([1, 2, 3].map(() => counters.take('auth:203.0.113.7', 2, 60, turn).allowed)).toEqual([true, true, false]);
+  });
+
   it('tells a spent window without counting a request', () => {
     const counters = new FairShareCounters();
     const at = 60_000 * 1000 + 15_000;
