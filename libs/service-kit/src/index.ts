@@ -1,6 +1,7 @@
 export * from './bootstrap/bootstrap-service';
 export * from './mongo/mongo.module';
 export * from './mongo/sequences';
+export * from './mongo/schema-indexes';
 export * from './mongo/index-coverage';
 export * from './mongo/database-mode';
 export * from './mongo/database-engine';

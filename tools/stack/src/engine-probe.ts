@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
@@ -86,6 +86,45 @@ async function main(): Promise<void> {
   rows.push(['updateOne by `_id` (20k documents), sequential', `${(update / 100).toFixed(2)} ms each`]);
   const remove = await time(async () => { for (let i = 100; i < 150; i++) await docs.deleteOne({ _id: String(i) }); });
   rows.push(['deleteOne by `_id` (20k documents), sequential', `${(remove / 50).toFixed(2)} ms each`]);
+
+  // what a secondary index costs a write: a book-sized document (a 100-term array among its
+  // fields) replaced by `_id`, with four indexes like the books' and with none (docs/ENGINES.md, "Indexes on FerretDB")
+  const bookLike = (i: number, rev: number) => ({
+    _id: String(i), rev, title: `Title ${i}`, summary: 'word '.repeat(40), terms: Array.from({ length: 100 }, (_, t) => `term${t}-${i}`),
+    keys: [`key${i}`, `other${i}`], rank: String(1e12 - i).padStart(13, '0'), tags: [{ name: 'fiction', count: i }],
+  });
+  const withoutTerms = (i: number, rev: number) => ({ ...bookLike(i, rev), terms: [] });
+  const bookLikes = async (name: string, indexes: Array<Record<string, 1>>) => {
+    const books = db.collection<{ _id: string }>(name);
+    for (const key of indexes) await books.createIndex(key);
+    await books.insertMany(Array.from({ length: 100 }, (_, i) => bookLike(i, 0)));
+    return books;
+  };
+  const indexed = await bookLikes('indexed', [{ terms: 1, rank: 1 }, { keys: 1, rank: 1 }, { title: 1, _id: 1 }, { 'tags.name': 1 }]);
+  const plain = await bookLikes('plain', []);
+  const lean = await bookLikes('lean', []);
+  // alternating rounds, so that the machine's slower moments fall on both; FerretDB's own CPU
+  // (from /proc, 10 ms ticks) is what the writes of a busy stack compete for
+  const engineCpuMs = () => {
+    const pid = proc?.pid;
+    if (!pid) return 0;
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  };
+  const cost = { indexed: { wall: 0, cpu: 0 }, plain: { wall: 0, cpu: 0 }, lean: { wall: 0, cpu: 0 } };
+  for (let round = 0, n = 0; round < 10; round++) {
+    for (const [books, spent, make] of [[indexed, cost.indexed, bookLike], [plain, cost.plain, bookLike], [lean, cost.lean, withoutTerms]] as const) {
+      const cpu = engineCpuMs();
+      spent.wall += await time(async () => { for (let i = 0; i < 40; i++, n++) await books.replaceOne({ _id: String(n % 100) }, make(n % 100, n)); });
+      spent.cpu += engineCpuMs() - cpu;
+    }
+  }
+  const each = (ms: number) => (ms / 400).toFixed(2);
+  rows.push([
+    'replaceOne by `_id` of a 2 KB document (a 100-term array): four secondary indexes / none / none, the array emptied; sequential',
+    `${each(cost.indexed.wall)} / ${each(cost.plain.wall)} / ${each(cost.lean.wall)} ms each` +
+      (proc ? `; FerretDB's CPU ${each(cost.indexed.cpu)} / ${each(cost.plain.cpu)} / ${each(cost.lean.cpu)} ms` : ''),
+  ]);
 
   const probeFeature = async (label: string, fn: () => Promise<unknown>) => {
     try {

@@ -14,6 +14,7 @@ import { LeaseRefusedError, leaseForLocalEngine } from '../lease/service-lease';
 import { isFerretDbConnection } from '../mongo/database-engine';
 import { loadDatabaseSettings } from '../mongo/database-mode';
 import { mongoModuleFor, pingDatabase } from '../mongo/mongo.module';
+import { syncSchemaIndexes } from '../mongo/schema-indexes';
 
 type ModuleImport = Type<unknown> | DynamicModule | Promise<DynamicModule> | ForwardReference;
 
@@ -86,6 +87,15 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
     await app.close().catch(() => undefined);
     await nats.close().catch(() => undefined);
     process.exit(1);
+  }
+
+  // before the first request: identity's unique `uid` must hold from the first sign-up
+  try {
+    const indexes = await syncSchemaIndexes(connection, await isFerretDbConnection(connection));
+    if (indexes.dropped.length > 0) logger.info({ dropped: indexes.dropped }, 'dropped indexes FerretDB never reads through (docs/ENGINES.md)');
+  } catch (err) {
+    // as mongoose's autoIndex did: the service runs, and says so loudly
+    logger.error({ err: (err as Error).message }, 'could not create the schemas\' indexes');
   }
 
   app.useGlobalPipes(createMessageValidationPipe());

@@ -28,7 +28,8 @@ export function mongoModuleFor(service: string, config: ServiceConfig): DynamicM
     connectTimeoutMS: config.MONGO_TIMEOUT_MS,
     socketTimeoutMS: 30_000,
     maxPoolSize: 20,
-    autoIndex: true,
+    // the indexes are created at start by syncSchemaIndexes, by engine (schema-indexes.ts)
+    autoIndex: false,
     appName: `plaza-${service}`,
     // keep trying at start-up: the database may come up after the service
     lazyConnection: false,
