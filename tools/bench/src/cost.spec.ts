@@ -66,7 +66,7 @@ describe('what metrics and tracing cost', () => {
     const c = cost(0.97, 0.8);
     const report: Report = {
       date: 'now', command: 'npm run bench', machine: 'm', versions: {}, load: 'l', startToReadyMs: 1000, scenarios: [], memory: [], scale: [],
-      cpu: [{ scenario: 'GET /v2/book/:id warm', micros: { gateway: 20 } }, ...c.rows.map((r) => ({ scenario: `GET /v2/book/:id ${r.read}, ${r.config}`, micros: r.cpu }))],
+      commands: [], cpu: [{ scenario: 'GET /v2/book/:id warm', micros: { gateway: 20 } }, ...c.rows.map((r) => ({ scenario: `GET /v2/book/:id ${r.read}, ${r.config}`, micros: r.cpu }))],
       cost: c, targets: costTargets(c).map((t) => ({ ...t })),
     };
     const md = renderMarkdown(report);

@@ -12,6 +12,7 @@ import { Branch, measureScaling } from './scaling';
 import { medianPaced, PacedResult } from './paced';
 import { PacedClient } from './paced-client';
 import { idRead, pageRead, writeMix } from './scenarios';
+import { CommandMeter } from './commands';
 import { ReadsDuringWrites, readsDuringWrites } from './reads-during-writes';
 import { pin, unpin } from './affinity';
 import { answerStats, recordAnswers } from './recorded-answers';
@@ -122,6 +123,7 @@ async function main(): Promise<void> {
     scale: [],
     targets: [],
     cpu: [],
+    commands: [],
   };
   /** Baselines started inside the run (M, R): stopped at the end whatever happened. */
   const baselines: ManagedProcess[] = [];
@@ -192,13 +194,21 @@ async function main(): Promise<void> {
     const stackPids = new Map<string, number | undefined>([...stack.apps.entries()].map(([n, p]) => [n, p.pid]));
     if (stack.nats) stackPids.set('nats-server', stack.nats.process.pid);
     if (stack.mongo) stackPids.set(stack.mongo.kind, stack.mongo.process.pid);
+    // the services' own metrics, for the database commands each scenario's request sends
+    const serviceMetrics = new Map([...stack.apps.keys()].flatMap((n) => {
+      const port = stack.healthPort(n);
+      return n === 'gateway' || !port ? [] : [[n, `http://127.0.0.1:${port}/metrics`] as [string, string]];
+    }));
     /** A scenario whose target is a ratio: measured in rounds alternating with its baseline's. */
     const paired = async (name: string, url: string, target: Target, baseline: { name: 'B' | 'M'; url: string; target: Target }, reference?: Reference & { name: string }): Promise<PairedResult> => {
       if (!runs(name)) return skipped;
       say(`  ${name} (stack, paired with ${baseline.name}${reference ? `, and ${reference.name}` : ''})...`);
       const meter = new CpuMeter(stackPids);
+      const commands = new CommandMeter(serviceMetrics);
+      await commands.start();
       const r = await measurePaired(url, target, baseline.url, baseline.target, LOAD, baseline.name === 'B' ? B_RATIO_ROUNDS : ROUNDS, meter, reference);
       report.cpu.push({ scenario: name, micros: meter.perRequest(r.servedInAllRounds) });
+      report.commands.push({ scenario: name, perRequest: await commands.perRequest(r.servedInAllRounds) });
       const vs = (ratio: number) => (baseline.name === 'B' ? { vsB: ratio } : { vsM: ratio });
       results.push({ name, server: 'stack', ...r, ...vs(r.ratio) });
       const rounds = (ratios: number[]) => ratios.map((x) => x.toFixed(2)).join(', ');

@@ -1,3 +1,4 @@
+import { commandsText } from './commands';
 import { PACED_CONNECTIONS } from './paced';
 import { InterleavedResult, RoundResult } from './load';
 import type { SinkStats } from './otlp-sink';
@@ -89,6 +90,8 @@ export interface Report {
   idleAfterSeconds?: number;
   /** Microseconds of CPU per request in each process of the stack, for the scenarios paired with a baseline. */
   cpu: Array<{ scenario: string; micros: Record<string, number> }>;
+  /** Database commands per request, by `service.collection command`, for the scenarios paired with a baseline (CommandMeter). */
+  commands: Array<{ scenario: string; perRequest: Record<string, number> }>;
   scale: ScaleRow[];
   /** The warm and cold book reads with metrics off, on, and traced (docs/PERFORMANCE.md, "What tracing costs"). */
   cost?: CostReport;
@@ -185,6 +188,16 @@ export function renderMarkdown(report: Report): string {
       const total = processes.reduce((a, p) => a + (c.micros[p] ?? 0), 0);
       lines.push(`| ${c.scenario} | ${processes.map((p) => f(c.micros[p])).join(' | ')} | ${f(total)} |`);
     }
+  }
+  if (report.commands.length > 0) {
+    lines.push('', '## Database commands per request', '');
+    lines.push('The commands the services sent to the database during each scenario\'s rounds, its warm-up included, per');
+    lines.push('request, from their own `plaza_mongodb_command_duration_seconds` counts: the total, then by');
+    lines.push('`service.collection command`, the most frequent first (under 0.005 a request left out). On FerretDB each');
+    lines.push('write is a SQLite transaction, and a command\'s cost follows the number of values in its document');
+    lines.push('([ENGINES.md](ENGINES.md), the engine probe).', '');
+    lines.push('| scenario | commands per request |', '|---|---|');
+    for (const c of report.commands) lines.push(`| ${c.scenario} | ${commandsText(c.perRequest)} |`);
   }
   lines.push('', '## Memory (RSS)', '', 'Idle: with the catalogue loaded and the database engine and each service restarted on it (as a second `npm start` finds it),', `before any request, read ${report.idleAfterSeconds ?? '?'} s after the restarted stack was ready and once all of it had used under 0.25 s of CPU in 5 s (a full run waits 150 s: what loading the read models raised has been given back by then, docs/PERFORMANCE.md "Memory"); peak: at the end of the run.`, '', '| process | idle MiB | peak MiB |', '|---|---:|---:|');
   for (const m of report.memory) lines.push(`| ${m.process} | ${m.idleMb} | ${m.peakMb} |`);

@@ -1,0 +1,56 @@
+import { Scrape, scrape } from '@plaza/stack';
+
+const COMMANDS = 'plaza_mongodb_command_duration_seconds_count{';
+const LABELS = /collection="([^"]*)",command="([^"]*)"/;
+
+/**
+ * The database commands the services sent during a scenario, by service, collection and command,
+ * counted from their own `plaza_mongodb_command_duration_seconds` (docs/OPERATING.md): what a
+ * request of the scenario costs the database in round trips, beside what the CPU table says it
+ * costs each process.
+ */
+export class CommandMeter {
+  private before?: Map<string, Scrape>;
+
+  /** `services`: each service's name and its probe listener's `/metrics` address. */
+  constructor(
+    private readonly services: Map<string, string>,
+    private readonly read: (url: string) => Promise<Scrape> = scrape,
+  ) {}
+
+  async start(): Promise<void> {
+    this.before = await this.scrapeAll();
+  }
+
+  /** `book.books update` → commands per request since `start`, outcomes together; zero counts left out. */
+  async perRequest(requests: number): Promise<Record<string, number>> {
+    const after = await this.scrapeAll();
+    const counts: Record<string, number> = {};
+    for (const [service, scraped] of after) {
+      const before = this.before?.get(service);
+      for (const [key, value] of scraped) {
+        if (!key.startsWith(COMMANDS)) continue;
+        const labels = LABELS.exec(key);
+        const sent = value - (before?.get(key) ?? 0);
+        if (!labels || sent <= 0) continue;
+        const name = `${service}.${labels[1]} ${labels[2]}`;
+        counts[name] = (counts[name] ?? 0) + sent / Math.max(1, requests);
+      }
+    }
+    return counts;
+  }
+
+  /** A service whose metrics cannot be read (off, or down) counts nothing. */
+  private async scrapeAll(): Promise<Map<string, Scrape>> {
+    const scrapes = await Promise.all([...this.services].map(async ([service, url]) => [service, await this.read(url).catch(() => new Map() as Scrape)] as const));
+    return new Map(scrapes);
+  }
+}
+
+/** The commands of a scenario as one table cell: the busiest first, each per request; a total first. */
+export function commandsText(perRequest: Record<string, number>): string {
+  const entries = Object.entries(perRequest).filter(([, n]) => n >= 0.005).sort((a, b) => b[1] - a[1]);
+  if (entries.length === 0) return 'none';
+  const total = entries.reduce((a, [, n]) => a + n, 0);
+  return `${total.toFixed(2)}: ${entries.map(([name, n]) => `${name} ${n.toFixed(2)}`).join(', ')}`;
+}
