@@ -89,14 +89,18 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
     process.exit(1);
   }
 
-  // before the first request: identity's unique `uid` must hold from the first sign-up
-  try {
-    const indexes = await syncSchemaIndexes(connection, await isFerretDbConnection(connection));
-    if (indexes.dropped.length > 0) logger.info({ dropped: indexes.dropped }, 'dropped indexes FerretDB never reads through (docs/ENGINES.md)');
-  } catch (err) {
-    // as mongoose's autoIndex did: the service runs, and says so loudly
-    logger.error({ err: (err as Error).message }, 'could not create the schemas\' indexes');
-  }
+  // the schemas' indexes, by engine (schema-indexes.ts). On FerretDB before the first request
+  // (a few milliseconds); on MongoDB in the background, as mongoose's autoIndex did: building a new
+  // index on a large collection can outlast the start-up probe (deploy/k8s), and queries run meanwhile
+  const ferretDb = await isFerretDbConnection(connection).catch(() => undefined);
+  const indexes = (ferretDb === undefined ? Promise.reject(new Error('the database did not say which engine it is')) : syncSchemaIndexes(connection, ferretDb)).then(
+    (done) => {
+      if (done.dropped.length > 0) logger.info({ dropped: done.dropped }, 'dropped indexes FerretDB never reads through (docs/ENGINES.md)');
+    },
+    // the service runs, and says so loudly
+    (err: unknown) => logger.error({ err: (err as Error).message }, 'could not create the schemas\' indexes'),
+  );
+  if (ferretDb) await indexes;
 
   app.useGlobalPipes(createMessageValidationPipe());
   app.useGlobalFilters(new RpcErrorFilter(logger));
