@@ -1,4 +1,4 @@
-import { Scrape, scrape } from '@plaza/stack';
+import { moved, Scrape, scrape } from '@plaza/stack';
 
 const COMMANDS = 'plaza_mongodb_command_duration_seconds_count{';
 const LABELS = /collection="([^"]*)",command="([^"]*)"/;
@@ -27,11 +27,11 @@ export class CommandMeter {
     const after = await this.scrapeAll();
     const counts: Record<string, number> = {};
     for (const [service, scraped] of after) {
-      const before = this.before?.get(service);
-      for (const [key, value] of scraped) {
+      const before = this.before?.get(service) ?? new Map();
+      for (const key of scraped.keys()) {
         if (!key.startsWith(COMMANDS)) continue;
         const labels = LABELS.exec(key);
-        const sent = value - (before?.get(key) ?? 0);
+        const sent = moved(before, scraped, key);
         if (!labels || sent <= 0) continue;
         const name = `${service}.${labels[1]} ${labels[2]}`;
         counts[name] = (counts[name] ?? 0) + sent / Math.max(1, requests);

@@ -1,4 +1,4 @@
-import { CpuMeter, cpuMicrosOf, memoryOf, OpenLoopCost } from './proc';
+import { CpuMeter, memoryOf, OpenLoopCost } from './proc';
 
 /** Spends `ms` of this process's CPU time (not wall time: on a busy machine the two differ). */
 const burn = (ms: number) => {
@@ -10,11 +10,9 @@ const burn = (ms: number) => {
 };
 
 describe('reading a process from /proc', () => {
-  it('reads memory and CPU of a live process, nothing of a missing one', () => {
+  it('reads memory of a live process, nothing of a missing one', () => {
     expect(memoryOf(process.pid)?.rss).toBeGreaterThan(0);
-    expect(cpuMicrosOf(process.pid)).toBeGreaterThan(0);
     expect(memoryOf(undefined)).toBeUndefined();
-    expect(cpuMicrosOf(2 ** 22 + 7)).toBeUndefined();
   });
 
   it('counts CPU only between start and stop, and divides it by the requests', () => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { cpuMicrosOf } from '@plaza/stack';
 
 export interface Memory {
   /** Resident set size now, in MiB. */
@@ -14,19 +15,6 @@ export function memoryOf(pid: number | undefined): Memory | undefined {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
     return { rss: Math.round(kb('VmRSS') / 1024), peak: Math.round(kb('VmHWM') / 1024) };
-  } catch {
-    return undefined;
-  }
-}
-
-/** CPU time a process has used so far (user + system), in microseconds, from /proc (Linux). */
-export function cpuMicrosOf(pid: number | undefined): number | undefined {
-  if (!pid) return undefined;
-  try {
-    // the fields after the command name, which is in parentheses and may hold spaces
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime (fields 14 and 15) count clock ticks of USER_HZ, 100 a second on Linux
-    return (Number(fields[11]) + Number(fields[12])) * 10_000;
   } catch {
     return undefined;
   }

@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import { engineVersion, installFerretDb } from './engines';
 import { engineAnswers } from './engine-handshake';
-import { freePort, ManagedProcess, waitFor } from './processes';
+import { cpuMicrosOf, freePort, ManagedProcess, waitFor } from './processes';
 
 /**
  * `node tools/stack/dist/engine-probe.js`: measures the local engine's behaviour that the design
@@ -105,12 +105,7 @@ async function main(): Promise<void> {
   const lean = await bookLikes('lean', []);
   // alternating rounds, so that the machine's slower moments fall on both; FerretDB's own CPU
   // (from /proc, 10 ms ticks) is what the writes of a busy stack compete for
-  const engineCpuMs = () => {
-    const pid = proc?.pid;
-    if (!pid) return 0;
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  };
+  const engineCpuMs = () => (cpuMicrosOf(proc?.pid) ?? 0) / 1000;
   const cost = { indexed: { wall: 0, cpu: 0 }, plain: { wall: 0, cpu: 0 }, lean: { wall: 0, cpu: 0 } };
   for (let round = 0, n = 0; round < 10; round++) {
     for (const [books, spent, make] of [[indexed, cost.indexed, bookLike], [plain, cost.plain, bookLike], [lean, cost.lean, withoutTerms]] as const) {

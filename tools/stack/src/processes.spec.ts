@@ -1,4 +1,4 @@
-import { allOrAbort, freePort, InterruptedError, waitFor } from './processes';
+import { allOrAbort, cpuMicrosOf, freePort, InterruptedError, waitFor } from './processes';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -62,5 +62,13 @@ describe('waitFor', () => {
 
   it('times out with the description', async () => {
     await expect(waitFor('port 1', async () => false, 100)).rejects.toThrow('timed out after 100 ms waiting for port 1');
+  });
+});
+
+describe('cpuMicrosOf', () => {
+  it('reads the CPU a live process has used, nothing of a missing one', () => {
+    expect(cpuMicrosOf(process.pid)).toBeGreaterThan(0);
+    expect(cpuMicrosOf(undefined)).toBeUndefined();
+    expect(cpuMicrosOf(2 ** 22 + 7)).toBeUndefined();
   });
 });

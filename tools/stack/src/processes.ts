@@ -237,3 +237,16 @@ export async function httpStatus(url: string, timeoutMs = 1000): Promise<number>
   await response.arrayBuffer();
   return response.status;
 }
+
+/** CPU time a process has used so far (user + system), in microseconds, from /proc (Linux); undefined if it cannot be read. */
+export function cpuMicrosOf(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    // the fields after the command name, which is in parentheses and may hold spaces
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime (fields 14 and 15) count clock ticks of USER_HZ, 100 a second on Linux
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return undefined;
+  }
+}

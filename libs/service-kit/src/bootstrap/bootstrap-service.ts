@@ -93,14 +93,15 @@ export async function bootstrapService<C extends ServiceConfig>(definition: Serv
   // (a few milliseconds); on MongoDB in the background, as mongoose's autoIndex did: building a new
   // index on a large collection can outlast the start-up probe (deploy/k8s), and queries run meanwhile
   const ferretDb = await isFerretDbConnection(connection).catch(() => undefined);
-  const indexes = (ferretDb === undefined ? Promise.reject(new Error('the database did not say which engine it is')) : syncSchemaIndexes(connection, ferretDb)).then(
-    (done) => {
+  // as mongoose's autoIndex did on a failure: the service runs, and says so loudly
+  const failed = (err: unknown) => logger.error({ err: (err as Error).message }, 'could not create the schemas\' indexes');
+  if (ferretDb === undefined) failed(new Error('the database did not say which engine it is'));
+  else {
+    const indexes = syncSchemaIndexes(connection, ferretDb).then((done) => {
       if (done.dropped.length > 0) logger.info({ dropped: done.dropped }, 'dropped indexes FerretDB never reads through (docs/ENGINES.md)');
-    },
-    // the service runs, and says so loudly
-    (err: unknown) => logger.error({ err: (err as Error).message }, 'could not create the schemas\' indexes'),
-  );
-  if (ferretDb) await indexes;
+    }, failed);
+    if (ferretDb) await indexes;
+  }
 
   app.useGlobalPipes(createMessageValidationPipe());
   app.useGlobalFilters(new RpcErrorFilter(logger));

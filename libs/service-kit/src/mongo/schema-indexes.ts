@@ -20,12 +20,13 @@ export interface IndexSync {
 }
 
 /**
- * Creates the indexes the schemas declare, at start, before the service takes requests (mongoose's
- * `autoIndex` is off: it would create them all, in the background, on either engine).
+ * Creates the indexes the schemas declare, called by bootstrapService at start (mongoose's
+ * `autoIndex` is off: it would create them all on either engine).
  *
- * - MongoDB: every declared index, as `autoIndex` did; the list and search queries use them
- *   (each service's `indexes.spec.ts` checks which).
- * - FerretDB v1 (SQLite): only the unique ones, which enforce something (identity's `uid`).
+ * - MongoDB: every declared index, as `autoIndex` did, in the background of the start; the list and
+ *   search queries use them (each service's `indexes.spec.ts` checks which).
+ * - FerretDB v1 (SQLite), awaited before the first request: only the unique ones, which enforce
+ *   something (identity's `uid`).
  *   FerretDB filters in SQL by `_id` alone and decodes every document for any other filter, so no
  *   query ever reads through another index, while every insert, update and delete of the
  *   collection writes it (docs/ENGINES.md, "Indexes on FerretDB"). Non-unique indexes found there
