@@ -1,6 +1,6 @@
 import { LocalSearchIndex, searchQuery } from '@plaza/service-kit';
 import { BookDocument } from './book.schema';
-import { bookSearchFields, bookTagRanks, withSearchFields } from './book-search';
+import { bookSearchFields, bookTagRanks, withoutSearchFields, withSearchFields } from './book-search';
 import { tagKey } from './book-view';
 import { indexTerms } from '@plaza/search';
 
@@ -42,6 +42,13 @@ describe('search ranking fields', () => {
     ];
     expect(await ranked(rows, undefined, 'poetry')).toEqual(['2', '1']);
     expect(rows[2].tag_keys).toEqual([]);
+  });
+
+  it('matches q anywhere in the titles, authors, translators, publisher and ISBNs, whatever search terms the book held', () => {
+    const doc = book('9', '花 间', 0, { subtitle: 'Notes', author: ['Li Bai'], translator: ['Xu'], publisher: 'Zhonghua', isbn13: '9787101000000', search_terms: ['stale'] });
+    expect(doc.search_terms).toEqual(expect.arrayContaining(['花', '间', 'notes', 'li', 'bai', 'xu', 'zhonghua', '9787101000000']));
+    expect(doc.search_terms).not.toContain('stale');
+    expect(withoutSearchFields(doc)).toEqual({ ...doc, search_terms: [], title_terms: [], title_keys: [], tag_keys: [], search_rank: '' });
   });
 
   it('stores what the order needs: title terms and keys, the rank, the tags in use', () => {

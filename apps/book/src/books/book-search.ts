@@ -15,11 +15,9 @@ import { mergeTags, raterCount, tagSearchKey } from './book-view';
  * - `q` and `tag`: the `q` order among the books with the tag.
  */
 export function bookSearchFields(doc: BookDocument): RankedSearchFields {
-  const titleTerms = indexTerms(doc.title, doc.origin_title, doc.alt_title, doc.subtitle);
   return {
-    // the import's terms (bibliographic fields, ISBNs), with the titles' always among them
-    search_terms: [...new Set([...(doc.search_terms ?? []), ...titleTerms])],
-    title_terms: titleTerms,
+    search_terms: bibliographicTerms(doc),
+    title_terms: indexTerms(doc.title, doc.origin_title, doc.alt_title, doc.subtitle),
     title_keys: [...new Set([doc.title, doc.origin_title, doc.alt_title].map(exactKey).filter(Boolean))],
     tag_keys: [...bookTagCounts(doc).keys()],
     search_rank: searchRank(raterCount(doc), doc._id),
@@ -29,6 +27,24 @@ export function bookSearchFields(doc: BookDocument): RankedSearchFields {
 /** The book with its search fields recomputed (the repository calls it before every write). */
 export function withSearchFields(doc: BookDocument): BookDocument {
   return { ...doc, ...bookSearchFields(doc) };
+}
+
+/** What `q` matches anywhere in a book: the terms of its titles, authors, translators, publisher and ISBNs. */
+export function bibliographicTerms(doc: Pick<BookDocument, 'title' | 'origin_title' | 'alt_title' | 'subtitle' | 'author' | 'translator' | 'publisher' | 'isbn10' | 'isbn13'>): string[] {
+  return indexTerms(doc.title, doc.origin_title, doc.alt_title, doc.subtitle, ...(doc.author ?? []), ...(doc.translator ?? []), doc.publisher, doc.isbn10, doc.isbn13);
+}
+
+/** Search fields as the local engine stores them: empty, since it searches in memory (docs/ENGINES.md, "Two branches"). */
+const UNSTORED_SEARCH_FIELDS: RankedSearchFields = { search_terms: [], title_terms: [], title_keys: [], tag_keys: [], search_rank: '' };
+
+/**
+ * The book as the local engine stores it: without its search fields, which it computes from the
+ * rest when it loads the book into its search index. FerretDB decodes and encodes every value of a
+ * document on every write, and these are half of a book's values: a rating's write of the book
+ * costs FerretDB and the service about a third less without them (docs/PERFORMANCE.md, "Writes").
+ */
+export function withoutSearchFields(doc: BookDocument): BookDocument {
+  return { ...doc, ...UNSTORED_SEARCH_FIELDS };
 }
 
 /** Each tag's search key (case and width ignored) → the book's count of it, only counts above 0. */

@@ -1,6 +1,6 @@
 import { BookDocument } from './book.schema';
 import { DatabaseEngine } from '@plaza/service-kit';
-import { applyDelta, BooksRepository } from './books.repository';
+import { applyDelta, BooksRepository, CatalogueFields } from './books.repository';
 import { BookTagRanksRepository } from './book-tag-ranks.repository';
 import { BookLocalEngine } from './local-engine';
 import { tagKey } from './book-view';
@@ -68,7 +68,7 @@ describe('group commit of users\' aggregates', () => {
     new BooksRepository(
       model as never,
       DatabaseEngine.fixed(ferretDb ? 'local' : 'mongodb'),
-      { sync: async () => undefined } as unknown as BookTagRanksRepository,
+      { sync: async () => undefined, resync: async () => 0 } as unknown as BookTagRanksRepository,
       local as unknown as BookLocalEngine,
     );
 
@@ -139,6 +139,37 @@ describe('group commit of users\' aggregates', () => {
     const doc = await repositoryWith(model, false).applyUserAggregates('1', { raters: 1, ratingSum: 4, tags: new Map() });
     expect(doc?.user_rating).toEqual({ num: 7, sum: 54 });
     expect(model.stored?.rev).toBe(9);
+  });
+
+  it.each([[true], [false]])('stores the search fields with the book on MongoDB only; the written book carries them on both (FerretDB: %s)', async (ferretDb) => {
+    const model = fakeModel(book({ author: ['Ada Lovelace'], user_rating: { num: 0, sum: 0 }, user_tags: {}, rev: 0 }));
+    const local = localViews();
+    const written = await repositoryWith(model, ferretDb, local).applyUserAggregates('1', { raters: 1, ratingSum: 8, tags: new Map([['诗', 1]]) });
+    const stored = model.stored as BookDocument;
+    expect(stored.user_rating).toEqual({ num: 1, sum: 8 });
+    if (ferretDb) {
+      expect([stored.search_terms, stored.title_terms, stored.title_keys, stored.tag_keys, stored.search_rank]).toEqual([[], [], [], [], '']);
+    } else {
+      expect(stored.search_terms).toEqual(expect.arrayContaining(['t', 'ada', 'lovelace']));
+      expect(stored.tag_keys).toEqual(['poetry', '诗']);
+    }
+    // what the search index is given, and what the caller gets, has them on both branches
+    expect(written?.search_terms).toEqual(expect.arrayContaining(['ada', 'lovelace']));
+    expect(written?.tag_keys).toEqual(['poetry', '诗']);
+    expect(written?.search_rank).not.toBe('');
+  });
+
+  it.each([[true], [false]])('writes nothing when an import brings the record the book was stored from (FerretDB: %s)', async (ferretDb) => {
+    const fields = { title: 't', author: ['Ada'], base_tags: [{ name: 'Poetry', count: 2 }] } as unknown as CatalogueFields;
+    const model = fakeModel(book());
+    const repository = repositoryWith(model, ferretDb);
+    // the first import of the record replaces the stand-in document; the same record again is the same book
+    await repository.upsertCatalogue('1', fields);
+    const writes = model.writes.length;
+    await repository.upsertCatalogue('1', fields);
+    expect(model.writes.length).toBe(writes);
+    await repository.upsertCatalogue('1', { ...fields, author: ['Ada', 'Byron'] });
+    expect(model.writes.length).toBe(writes + 1);
   });
 
   it('answers null for a book that does not exist', async () => {

@@ -4,7 +4,7 @@ import { KeyedMutex, lazyLru } from '@plaza/platform';
 import { DatabaseEngine, driverCollection, DRIVER_WRITE, rankedSearchPage, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { BookDocument, BookView } from './book.schema';
-import { withSearchFields } from './book-search';
+import { withoutSearchFields, withSearchFields } from './book-search';
 import { BookTagRanksRepository } from './book-tag-ranks.repository';
 import { tagKey } from './book-view';
 import { BookLocalEngine } from './local-engine';
@@ -19,7 +19,7 @@ export interface AggregateDelta {
 }
 
 /** The fields an import sets; the users' part and the bookkeeping are the repository's. */
-export type CatalogueFields = Omit<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev' | 'tag_keys' | 'title_terms' | 'title_keys' | 'search_rank'>;
+export type CatalogueFields = Omit<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev' | 'search_terms' | 'tag_keys' | 'title_terms' | 'title_keys' | 'search_rank'>;
 
 const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 20;
@@ -45,8 +45,9 @@ interface PendingAggregates {
  * while a write of that book is under way are applied together by the next write (group commit):
  * 60 users rating one book at once cost a few writes, not 60 in a row.
  *
- * Every write stores the book's search fields (book-search.ts); after it, the search's derived
- * data follows: `book_tag_ranks` on MongoDB, the in-memory index on the local engine.
+ * Every write computes the book's search fields (book-search.ts). MongoDB stores them with the
+ * book and then brings `book_tag_ranks` to them; the local engine stores the book without them
+ * (`withoutSearchFields`) and puts them in its in-memory index.
  */
 @Injectable()
 export class BooksRepository {
@@ -154,7 +155,7 @@ export class BooksRepository {
         if (!previous) {
           if (await this.insert(next)) return null;
         } else {
-          if (sameDocument(previous, next)) {
+          if (sameDocument(previous, next, await this.engine.isLocal())) {
             // unchanged, but a crash after its last write may have left the derived documents behind
             await this.ensureDerived(previous);
             return previous;
@@ -233,7 +234,8 @@ export class BooksRepository {
     const rev = current.rev ?? 0;
     const stored = { ...next, rev: rev + 1 };
     const filter = await this.engine.versionFilter('book.books.replace', current._id, current.rev);
-    const result = await this.engine.write(() => driverCollection(this.books).replaceOne(filter, stored, DRIVER_WRITE)).catch((err: unknown) => {
+    const document = await this.storedForm(stored);
+    const result = await this.engine.write(() => driverCollection(this.books).replaceOne(filter, document, DRIVER_WRITE)).catch((err: unknown) => {
       // it may have landed all the same: the next write reads the book from the database
       this.lastWritten.delete(current._id);
       throw err;
@@ -244,14 +246,20 @@ export class BooksRepository {
   }
 
   private async insert(doc: BookDocument): Promise<boolean> {
+    const document = await this.storedForm(doc);
     try {
-      await this.engine.write(() => this.books.create(doc));
+      await this.engine.write(() => this.books.create(document));
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
       throw err;
     }
     await this.written(null, doc);
     return true;
+  }
+
+  /** The document a write stores: on the local engine, without the search fields it keeps in memory. */
+  private async storedForm(doc: BookDocument): Promise<BookDocument> {
+    return (await this.engine.isLocal()) ? withoutSearchFields(doc) : doc;
   }
 
   /** What follows a stored write: the search's derived data of each branch. */
@@ -294,9 +302,12 @@ function dropUndefined<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Equal as stored (key order aside), ignoring `rev`. */
-function sameDocument(a: BookDocument, b: BookDocument): boolean {
+/**
+ * Equal as stored (key order aside), ignoring `rev`; and the search fields too when `local`: that
+ * engine does not store them (`storedForm`), and they follow from the rest.
+ */
+function sameDocument(a: BookDocument, b: BookDocument, local: boolean): boolean {
   const canonical = (doc: BookDocument) =>
-    JSON.stringify({ ...doc, rev: 0 }, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+    JSON.stringify({ ...(local ? withoutSearchFields(doc) : doc), rev: 0 }, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
   return canonical(a) === canonical(b);
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { indexTerms } from '@plaza/search';
 import { ChangeFeed } from '@plaza/service-kit';
 import { BooksRepository, CatalogueFields } from '../books/books.repository';
 import { IsbnsRepository } from '../books/isbns.repository';
@@ -80,9 +79,6 @@ export function catalogueFields(r: BookImportRecord, seriesTitle: string | undef
     ebook_price: r.ebook_url ? r.ebook_price ?? '' : undefined,
     base_rating: { num: r.rating?.numRaters ?? 0, average: r.rating?.average ?? 0 },
     base_tags: (r.tags ?? []).map((t) => ({ name: t.name.normalize('NFKC').trim(), count: t.count })).filter((t) => t.name),
-    search_terms: indexTerms(
-      r.title, r.origin_title, r.alt_title, r.subtitle, ...(r.author ?? []), ...(r.translator ?? []), r.publisher, r.isbn10, r.isbn13,
-    ),
   };
   return fields;
 }
