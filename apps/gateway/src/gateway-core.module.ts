@@ -33,7 +33,7 @@ export class GatewayCoreModule {
       },
       { provide: ApikeyResolver, inject: [ServiceBus, RevocationList], useFactory: (bus: ServiceBus, revocations: RevocationList) => new ApikeyResolver(bus, revocations) },
       { provide: RateLimiter, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new RateLimiter(nc) },
-      { provide: ResponseCache, inject: [LOGGER], useFactory: (logger: Logger) => new ResponseCache({ maxEntries: config.RESPONSE_CACHE_MAX_ENTRIES, maxBytes: config.RESPONSE_CACHE_MAX_BYTES }, logger) },
+      { provide: ResponseCache, inject: [LOGGER], useFactory: (logger: Logger) => new ResponseCache({ maxEntries: config.RESPONSE_CACHE_MAX_ENTRIES, maxBytes: config.RESPONSE_CACHE_MAX_BYTES, enabled: config.RESPONSE_CACHE_ENABLED }, logger) },
       { provide: PictureStore, inject: [NATS_CONNECTION], useFactory: (nc: NatsConnection) => new PictureStore(nc) },
       { provide: PictureSigner, useValue: new PictureSigner(config.PICTURE_SIGNING_KEY) },
       { provide: PictureUploads, inject: [PictureStore], useFactory: (store: PictureStore) => new PictureUploads(store) },

@@ -18,6 +18,15 @@ describe('the response cache', () => {
     expect(cache.size).toBe(3);
   });
 
+  it('listens to the invalidations only when it is on', () => {
+    const subjects: string[] = [];
+    const nc = { subscribe: (subject: string) => (subjects.push(subject), { unsubscribe: () => undefined }) } as never;
+    new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20, enabled: false }, logger).start(nc);
+    expect(subjects).toEqual([]);
+    new ResponseCache({ maxEntries: 10, maxBytes: 1 << 20 }, logger).start(nc);
+    expect(subjects).toEqual(['cache.v1.invalidated']);
+  });
+
   it('does not keep an answer larger than the whole bound', () => {
     const cache = new ResponseCache({ maxEntries: 1000, maxBytes: 2000 }, logger);
     cache.set('basic /v2/book/search?q="x"', { books: 'y'.repeat(3000) }, 'book', [], 60, cache.generation);
