@@ -11,15 +11,19 @@ const text = (books: number, entries: number) => [
 ].join('\n');
 
 describe('CommandMeter', () => {
-  it('counts each service\'s commands per request between start and the reading, by collection and command', async () => {
-    const pages = [text(10, 4), '', text(70, 34), ''];
+  it('counts each service\'s commands per request in its metered rounds only, by collection and command', async () => {
+    // book's counts at each scrape: a round (10 → 70), then commands outside the meter (a warm-up: 70 → 170), a round (170 → 200)
+    const pages = [text(10, 4), '', text(70, 34), '', text(170, 40), '', text(200, 50), ''];
     const meter = new CommandMeter(new Map([['book', 'http://book/metrics'], ['note', 'http://note/metrics']]), async (url) => {
       const page = pages.shift();
       if (url.includes('note')) throw new Error('metrics off');
       return parseMetrics(page ?? '');
     });
-    await meter.start();
-    expect(await meter.perRequest(100)).toEqual({ 'book.books update': 0.6, 'book.collections insert': 0.3 });
+    for (let round = 0; round < 2; round++) {
+      await meter.start();
+      await meter.stop();
+    }
+    expect(meter.perRequest(100)).toEqual({ 'book.books update': 0.9, 'book.collections insert': 0.4 });
   });
 
   it('writes the busiest first after the total, and says none when nothing was sent', () => {

@@ -11,6 +11,8 @@ const LABELS = /collection="([^"]*)",command="([^"]*)"/;
  */
 export class CommandMeter {
   private before?: Map<string, Scrape>;
+  /** `book.books update` → commands sent in the metered rounds so far, outcomes together. */
+  private readonly sent = new Map<string, number>();
 
   /** `services`: each service's name and its probe listener's `/metrics` address. */
   constructor(
@@ -18,14 +20,14 @@ export class CommandMeter {
     private readonly read: (url: string) => Promise<Scrape> = scrape,
   ) {}
 
+  /** Starts a metered round: the counts now are its start. */
   async start(): Promise<void> {
     this.before = await this.scrapeAll();
   }
 
-  /** `book.books update` → commands per request since `start`, outcomes together; zero counts left out. */
-  async perRequest(requests: number): Promise<Record<string, number>> {
+  /** Ends a metered round: what each service sent since `start` adds to the totals. */
+  async stop(): Promise<void> {
     const after = await this.scrapeAll();
-    const counts: Record<string, number> = {};
     for (const [service, scraped] of after) {
       const before = this.before?.get(service) ?? new Map();
       for (const key of scraped.keys()) {
@@ -34,10 +36,15 @@ export class CommandMeter {
         const sent = moved(before, scraped, key);
         if (!labels || sent <= 0) continue;
         const name = `${service}.${labels[1]} ${labels[2]}`;
-        counts[name] = (counts[name] ?? 0) + sent / Math.max(1, requests);
+        this.sent.set(name, (this.sent.get(name) ?? 0) + sent);
       }
     }
-    return counts;
+    this.before = undefined;
+  }
+
+  /** Commands per request over the metered rounds; zero counts left out. */
+  perRequest(requests: number): Record<string, number> {
+    return Object.fromEntries([...this.sent].map(([name, n]) => [name, n / Math.max(1, requests)]));
   }
 
   /** A service whose metrics cannot be read (off, or down) counts nothing. */

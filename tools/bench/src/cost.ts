@@ -209,7 +209,7 @@ export async function measureCost(o: CostOptions): Promise<CostReport> {
       }
     }
     const scrapes = (await Promise.all(variants.map(scrapeVariant))).flat();
-    const tracedRequests = rows.filter((r) => r.config === 'traced').reduce((a, r) => a + r.servedInAllRounds, 0);
+    const tracedRequests = rows.filter((r) => r.config === 'traced').reduce((a, r) => a + r.servedInAllRounds + r.servedInWarmUp, 0);
     // stopped before the sink is read: a stack's last spans leave on its shutdown
     const stopping = Date.now();
     await stopStacks();

@@ -1,4 +1,4 @@
-import { measureInterleaved, measurePaired, single } from './load';
+import { measureInterleaved, measurePaired, single, warmUp } from './load';
 
 /** Each server answers at its own rate (req/s per second of a round); the calls are logged in order. */
 const calls: string[] = [];
@@ -30,8 +30,8 @@ describe('measuring a scenario against its baseline', () => {
     expect(r.reference?.ratio).toBeCloseTo(0.55);
     expect(r.reference?.ratios).toHaveLength(2);
     expect(r.reference?.rps).toBe(550);
-    // the scenario's own count leaves the reference's requests out
-    expect(r.servedInAllRounds).toBe(500 * 2 + 500 * 5 * 2);
+    // the scenario's own count leaves the reference's requests out, and its warm-up's
+    expect(r.servedInAllRounds).toBe(500 * 5 * 2);
   });
 
   it('measures several configurations in cycles whose order reverses every other cycle, each ratio to the first one of the same cycle', async () => {
@@ -52,8 +52,24 @@ describe('measuring a scenario against its baseline', () => {
     expect(on.ratios).toHaveLength(3);
     expect(traced.ratio).toBeCloseTo(0.8);
     expect(traced.rps).toBe(800);
-    // every round of a configuration, its warm-up's included, counts in its meter and its requests
-    expect(metered.filter((m) => m.startsWith('on '))).toEqual(Array.from({ length: 4 }, () => ['on start', 'on stop']).flat());
-    expect(on.servedInAllRounds).toBe(960 * 2 + 960 * 5 * 3);
+    // the measured rounds of a configuration count in its meter and its requests, its warm-up apart
+    expect(metered.filter((m) => m.startsWith('on '))).toEqual(Array.from({ length: 3 }, () => ['on start', 'on stop']).flat());
+    expect(on.servedInAllRounds).toBe(960 * 5 * 3);
+    expect(on.servedInWarmUp).toBe(960 * 2);
+  });
+
+  it('warms a scenario up until its server has answered the requests asked, in 2 s rounds, outside its meter', async () => {
+    const metered: string[] = [];
+    const meter = { start: () => metered.push('start'), stop: () => metered.push('stop') };
+    const r = await measurePaired('http://stack', target, 'http://b', target, { connections: 1, durationSeconds: 5, warmUp: { requests: 2500, maxSeconds: 30 } }, 1, meter);
+    // the baseline's one warm-up round, the scenario's three (1 000 requests each), then the pair
+    expect(calls).toEqual(['http://b', 'http://stack', 'http://stack', 'http://stack', 'http://b', 'http://stack']);
+    expect(metered).toEqual(['start', 'stop']);
+    expect(r.servedInAllRounds).toBe(500 * 5);
+  });
+
+  it('ends a warm-up at its time limit whatever was answered', async () => {
+    expect(await warmUp('http://stack', target, { connections: 1, durationSeconds: 5, warmUp: { requests: 1e9, maxSeconds: 7 } })).toBe(3 * 1000);
+    expect(calls).toEqual(['http://stack', 'http://stack', 'http://stack']);
   });
 });

@@ -5,6 +5,41 @@ export interface LoadOptions {
   durationSeconds: number;
   /** Fixed request rate (requests per second over all connections); unset = as fast as possible. */
   rate?: number;
+  /** How a scenario measured against a baseline warms up before its rounds (default: one round of at most 2 s). */
+  warmUp?: WarmUp;
+}
+
+/**
+ * A scenario's warm-up: rounds of at most 2 s until its server has answered `requests` (at least one
+ * round, at most `maxSeconds`). V8 optimises a function once it has run often enough, so what a
+ * request path needs is a number of requests, not of seconds: the write mix's five kinds of request
+ * ran at two thirds of their steady rate for its first 15 s, about 4 000 requests
+ * (docs/PERFORMANCE.md, "Measuring it"), while a cached read is warm within its first second.
+ */
+export interface WarmUp {
+  requests: number;
+  maxSeconds: number;
+}
+
+const WARM_UP_ROUND_SECONDS = 2;
+
+/** What is measured around each of a scenario's rounds (CPU by process, database commands). */
+export interface RoundMeter {
+  start(): void | Promise<void>;
+  stop(): void | Promise<void>;
+}
+
+/** Runs `target` at `options`' load until the warm-up's end; returns the requests it answered. */
+export async function warmUp(baseUrl: string, target: Target, options: LoadOptions): Promise<number> {
+  const round = { ...options, durationSeconds: Math.min(WARM_UP_ROUND_SECONDS, options.durationSeconds) };
+  const until = options.warmUp ?? { requests: 0, maxSeconds: 0 };
+  let served = 0;
+  let seconds = 0;
+  do {
+    served += (await runRound(baseUrl, target, round)).requests;
+    seconds += round.durationSeconds;
+  } while (served < until.requests && seconds + round.durationSeconds <= until.maxSeconds);
+  return served;
 }
 
 /** Per-connection state: a step may pick a user, remember an id from a response, and so on. */
@@ -94,13 +129,13 @@ export function runRound(baseUrl: string, target: Target, options: LoadOptions):
 /** The middle value (the upper one of an even count). */
 export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-/** A warm-up round (discarded), then `rounds` rounds; reports the median of each figure. */
+/** A warm-up (discarded: `warmUp`), then `rounds` rounds; reports the median of each figure. */
 export async function measure(
   baseUrl: string, target: Target, options: LoadOptions, rounds: number,
   /** Started and stopped around the measured rounds (a CpuMeter); the warm-up is not in it. */
   meter?: { start(): void; stop(): void },
 ): Promise<RoundResult> {
-  await runRound(baseUrl, target, { ...options, durationSeconds: Math.min(2, options.durationSeconds) });
+  await warmUp(baseUrl, target, options);
   const results: RoundResult[] = [];
   meter?.start();
   try {
@@ -128,7 +163,7 @@ export interface PairedResult extends RoundResult {
   /** The scenario's req/s over the baseline's, round by round; the median of these. */
   ratio: number;
   ratios: number[];
-  /** Requests the scenario's server answered in all its rounds, the warm-up's included. */
+  /** Requests the scenario's server answered in its measured rounds (the warm-up's not). */
   servedInAllRounds: number;
   /** The reference measured in the same cycles, if one was given: its rounds and its ratios to the baseline. */
   reference?: RoundResult & { ratio: number; ratios: number[] };
@@ -149,23 +184,23 @@ export interface Reference {
  */
 export async function measurePaired(
   url: string, target: Target, baselineUrl: string, baseline: Target, options: LoadOptions, rounds: number,
-  /** Started and stopped around the scenario's own rounds (a CpuMeter). */
-  meter?: { start(): void; stop(): void },
+  /** Started and stopped around the scenario's measured rounds, its warm-up left out (a CpuMeter, a CommandMeter). */
+  meter?: RoundMeter,
   reference?: Reference,
 ): Promise<PairedResult> {
-  const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
+  const baselineWarmUp = { ...options, durationSeconds: Math.min(WARM_UP_ROUND_SECONDS, options.durationSeconds) };
   const ownRound = async (o: LoadOptions) => {
-    meter?.start();
+    await meter?.start();
     try {
       return await runRound(url, target, o);
     } finally {
-      meter?.stop();
+      await meter?.stop();
     }
   };
   const ratio = (r: RoundResult, base: RoundResult) => (base.rps > 0 ? r.rps / base.rps : 0);
-  await runRound(baselineUrl, baseline, warmUp);
-  const warm = await ownRound(warmUp);
-  if (reference) await runRound(reference.url, reference.target, warmUp);
+  await runRound(baselineUrl, baseline, baselineWarmUp);
+  await warmUp(url, target, options);
+  if (reference) await runRound(reference.url, reference.target, baselineWarmUp);
   const results: RoundResult[] = [];
   const ratios: number[] = [];
   const referenceResults: RoundResult[] = [];
@@ -185,7 +220,7 @@ export async function measurePaired(
     ...medianOf(results),
     ratio: median(ratios),
     ratios,
-    servedInAllRounds: warm.requests + results.reduce((a, r) => a + r.requests, 0),
+    servedInAllRounds: results.reduce((a, r) => a + r.requests, 0),
     ...(reference ? { reference: { ...medianOf(referenceResults), ratio: median(referenceRatios), ratios: referenceRatios } } : {}),
   };
 }
@@ -194,7 +229,7 @@ export async function measurePaired(
 export interface Contender {
   url: string;
   target: Target;
-  /** Started and stopped around this contender's own rounds, its warm-up included (a CpuMeter). */
+  /** Started and stopped around this contender's measured rounds, its warm-up left out (a CpuMeter). */
   meter?: { start(): void; stop(): void };
 }
 
@@ -202,8 +237,10 @@ export interface InterleavedResult extends RoundResult {
   /** This contender's req/s over the first contender's in the same cycle, cycle by cycle; the median of these. */
   ratio: number;
   ratios: number[];
-  /** Requests this contender answered in all its rounds, the warm-up's included. */
+  /** Requests this contender answered in its measured rounds (the warm-up's not). */
   servedInAllRounds: number;
+  /** Requests it answered in its warm-up. */
+  servedInWarmUp: number;
 }
 
 /**
@@ -221,9 +258,9 @@ export async function measureInterleaved(contenders: Contender[], options: LoadO
       c.meter?.stop();
     }
   };
-  const warmUp = { ...options, durationSeconds: Math.min(2, options.durationSeconds) };
   const served = contenders.map(() => 0);
-  for (const [i, c] of contenders.entries()) served[i] += (await round(c, warmUp)).requests;
+  const servedInWarmUp: number[] = [];
+  for (const c of contenders) servedInWarmUp.push(await warmUp(c.url, c.target, options));
   const results: RoundResult[][] = contenders.map(() => []);
   const ratios: number[][] = contenders.map(() => []);
   for (let cycle = 0; cycle < rounds; cycle++) {
@@ -237,5 +274,5 @@ export async function measureInterleaved(contenders: Contender[], options: LoadO
       ratios[i].push(inCycle[0].rps > 0 ? r.rps / inCycle[0].rps : 0);
     }
   }
-  return contenders.map((_, i) => ({ ...medianOf(results[i]), ratio: median(ratios[i]), ratios: ratios[i], servedInAllRounds: served[i] }));
+  return contenders.map((_, i) => ({ ...medianOf(results[i]), ratio: median(ratios[i]), ratios: ratios[i], servedInAllRounds: served[i], servedInWarmUp: servedInWarmUp[i] }));
 }

@@ -23,6 +23,9 @@ const quick = process.argv.includes('--quick');
 // processes needs more in flight than one process to keep two cores busy)
 const LOAD: LoadOptions = {
   ...(quick ? { connections: 10, durationSeconds: 1 } : { connections: 50, durationSeconds: 5 }),
+  // every scenario is measured in its steady state: warmed until it has answered 5 000 requests
+  // (load.ts, WarmUp); the quick run, a check that every scenario answers, warms each for a round
+  ...(quick ? {} : { warmUp: { requests: 5000, maxSeconds: 30 } }),
   // for profiling one scenario with BENCH_ONLY on the quick catalogue at the full load
   ...(process.env.BENCH_CONNECTIONS ? { connections: Number(process.env.BENCH_CONNECTIONS) } : {}),
   ...(process.env.BENCH_SECONDS ? { durationSeconds: Number(process.env.BENCH_SECONDS) } : {}),
@@ -116,7 +119,7 @@ async function main(): Promise<void> {
     command: quick ? 'npm run bench -- --quick' : 'npm run bench',
     machine,
     versions: stack.versions(),
-    load: `autocannon, ${LOAD.connections} connections, no pipelining, ${ROUNDS} × ${LOAD.durationSeconds} s rounds after a warm-up (median), every body checked; scenarios with a ratio target alternate their rounds with the baseline's (${B_RATIO_ROUNDS} pairs for a ratio to B) and report the median of the per-pair ratios`,
+    load: `autocannon, ${LOAD.connections} connections, no pipelining, ${ROUNDS} × ${LOAD.durationSeconds} s rounds (median) after a warm-up (${LOAD.warmUp ? `2 s rounds until ${LOAD.warmUp.requests} requests were answered, at most ${LOAD.warmUp.maxSeconds} s` : 'one round'}), every body checked; scenarios with a ratio target alternate their rounds with the baseline's (${B_RATIO_ROUNDS} pairs for a ratio to B) and report the median of the per-pair ratios`,
     startToReadyMs,
     scenarios: [],
     memory: [],
@@ -205,10 +208,20 @@ async function main(): Promise<void> {
       say(`  ${name} (stack, paired with ${baseline.name}${reference ? `, and ${reference.name}` : ''})...`);
       const meter = new CpuMeter(stackPids);
       const commands = new CommandMeter(serviceMetrics);
-      await commands.start();
-      const r = await measurePaired(url, target, baseline.url, baseline.target, LOAD, baseline.name === 'B' ? B_RATIO_ROUNDS : ROUNDS, meter, reference);
+      // the services' metrics are read outside the CPU meter's window: a scrape costs them CPU too
+      const meters = {
+        start: async () => {
+          await commands.start();
+          meter.start();
+        },
+        stop: async () => {
+          meter.stop();
+          await commands.stop();
+        },
+      };
+      const r = await measurePaired(url, target, baseline.url, baseline.target, LOAD, baseline.name === 'B' ? B_RATIO_ROUNDS : ROUNDS, meters, reference);
       report.cpu.push({ scenario: name, micros: meter.perRequest(r.servedInAllRounds) });
-      report.commands.push({ scenario: name, perRequest: await commands.perRequest(r.servedInAllRounds) });
+      report.commands.push({ scenario: name, perRequest: commands.perRequest(r.servedInAllRounds) });
       const vs = (ratio: number) => (baseline.name === 'B' ? { vsB: ratio } : { vsM: ratio });
       results.push({ name, server: 'stack', ...r, ...vs(r.ratio) });
       const rounds = (ratios: number[]) => ratios.map((x) => x.toFixed(2)).join(', ');

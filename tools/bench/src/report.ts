@@ -178,7 +178,7 @@ export function renderMarkdown(report: Report): string {
     const processes = [...new Set(report.cpu.flatMap((c) => Object.keys(c.micros)))].filter((p) => report.cpu.some((c) => (c.micros[p] ?? 0) >= 1));
     lines.push('', '## CPU per request, by process', '');
     lines.push('Microseconds of CPU (user + system, from /proc) each process of the stack spent per request during the');
-    lines.push('scenario\'s own rounds (its warm-up included, its baseline\'s rounds not). `gateway-1` is the replica with');
+    lines.push('scenario\'s measured rounds (neither its warm-up nor its baseline\'s rounds). `gateway-1` is the replica with');
     lines.push('the response cache off that serves the cold reads. The load generator\'s share is not in it, nor the');
     lines.push('kernel\'s network work done outside these processes.' + (report.cost ? ' The rows named after a configuration come from the stacks of' : ''));
     if (report.cost) lines.push('"What metrics and tracing cost" below, whose processes carry the same names; `otlp-sink` receives the spans.');
@@ -191,7 +191,7 @@ export function renderMarkdown(report: Report): string {
   }
   if (report.commands.length > 0) {
     lines.push('', '## Database commands per request', '');
-    lines.push('The commands the services sent to the database during each scenario\'s rounds, its warm-up included, per');
+    lines.push('The commands the services sent to the database during each scenario\'s measured rounds (its warm-up not), per');
     lines.push('request, from their own `plaza_mongodb_command_duration_seconds` counts: the total, then by');
     lines.push('`service.collection command`, the most frequent first (under 0.005 a request left out). On FerretDB each');
     lines.push('write is a SQLite transaction, and a command\'s cost follows the number of values in its document');
