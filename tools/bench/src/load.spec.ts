@@ -60,7 +60,7 @@ describe('measuring a scenario against its baseline', () => {
 
   it('warms a scenario up until its server has answered the requests asked, in 2 s rounds, outside its meter', async () => {
     const metered: string[] = [];
-    const meter = { start: () => metered.push('start'), stop: () => metered.push('stop') };
+    const meter = { start: () => void metered.push('start'), stop: () => void metered.push('stop') };
     const r = await measurePaired('http://stack', target, 'http://b', target, { connections: 1, durationSeconds: 5, warmUp: { requests: 2500, maxSeconds: 30 } }, 1, meter);
     // the baseline's one warm-up round, the scenario's three (1 000 requests each), then the pair
     expect(calls).toEqual(['http://b', 'http://stack', 'http://stack', 'http://stack', 'http://b', 'http://stack']);

@@ -14,7 +14,7 @@ import { passwordGrantRequest, readyStatus, startFaultStack, stopPrivateStack, t
  */
 const BOOK = '2980001';
 const OTHER = '2980002';
-const SEARCHES = [
+const SEARCHES: Array<Record<string, string>> = [
   { q: '重启之后' }, // the exact title
   { q: '沈从文' }, // an author
   { q: 'gladys' }, // a translator
