@@ -204,12 +204,12 @@ export async function measureCost(o: CostOptions): Promise<CostReport> {
       const contenders: Contender[] = variants.map((v, i) => ({ url: read === 'warm' ? v.stack.baseUrl : v.cold.baseUrl, target: reads[read], meter: meters[i] }));
       const results = await measureInterleaved(contenders, o.load, read === 'warm' ? o.warmCycles : o.coldCycles);
       for (const [i, r] of results.entries()) {
-        rows.push({ read, config: variants[i].config, ...r, cpu: meters[i].perRequest(r.servedInAllRounds) });
+        rows.push({ read, config: variants[i].config, ...r, cpu: meters[i].perRequest(r.servedInMeasuredRounds) });
         o.say(`    ${variants[i].config}: ${Math.round(r.rps)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, errors ${r.errors}${i > 0 ? `, ${r.ratio.toFixed(2)} × ${CONFIGURATIONS[0]} (cycles: ${cycles(r.ratios)})` : ''}${r.failures?.length ? `: ${r.failures.join('; ')}` : ''}`);
       }
     }
     const scrapes = (await Promise.all(variants.map(scrapeVariant))).flat();
-    const tracedRequests = rows.filter((r) => r.config === 'traced').reduce((a, r) => a + r.servedInAllRounds + r.servedInWarmUp, 0);
+    const tracedRequests = rows.filter((r) => r.config === 'traced').reduce((a, r) => a + r.servedInMeasuredRounds + r.servedInWarmUp, 0);
     // stopped before the sink is read: a stack's last spans leave on its shutdown
     const stopping = Date.now();
     await stopStacks();

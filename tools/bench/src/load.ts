@@ -11,10 +11,10 @@ export interface LoadOptions {
 
 /**
  * A scenario's warm-up: rounds of at most 2 s until its server has answered `requests` (at least one
- * round, at most `maxSeconds`). V8 optimises a function once it has run often enough, so what a
- * request path needs is a number of requests, not of seconds: the write mix's five kinds of request
- * ran at two thirds of their steady rate for its first 15 s, about 4 000 requests
- * (docs/PERFORMANCE.md, "Measuring it"), while a cached read is warm within its first second.
+ * round, at most `maxSeconds`). V8 optimises a function once it has run often enough, so a warm-up
+ * is counted in requests, not seconds: the write mix stayed below its steady rate for its first
+ * 15 s, about 3 400 requests (docs/PERFORMANCE.md, "Measuring it"), while a cached read answers
+ * some 30 000 in its first 2 s round.
  */
 export interface WarmUp {
   requests: number;
@@ -164,7 +164,7 @@ export interface PairedResult extends RoundResult {
   ratio: number;
   ratios: number[];
   /** Requests the scenario's server answered in its measured rounds (the warm-up's not). */
-  servedInAllRounds: number;
+  servedInMeasuredRounds: number;
   /** The reference measured in the same cycles, if one was given: its rounds and its ratios to the baseline. */
   reference?: RoundResult & { ratio: number; ratios: number[] };
 }
@@ -220,7 +220,7 @@ export async function measurePaired(
     ...medianOf(results),
     ratio: median(ratios),
     ratios,
-    servedInAllRounds: results.reduce((a, r) => a + r.requests, 0),
+    servedInMeasuredRounds: results.reduce((a, r) => a + r.requests, 0),
     ...(reference ? { reference: { ...medianOf(referenceResults), ratio: median(referenceRatios), ratios: referenceRatios } } : {}),
   };
 }
@@ -238,7 +238,7 @@ export interface InterleavedResult extends RoundResult {
   ratio: number;
   ratios: number[];
   /** Requests this contender answered in its measured rounds (the warm-up's not). */
-  servedInAllRounds: number;
+  servedInMeasuredRounds: number;
   /** Requests it answered in its warm-up. */
   servedInWarmUp: number;
 }
@@ -274,5 +274,5 @@ export async function measureInterleaved(contenders: Contender[], options: LoadO
       ratios[i].push(inCycle[0].rps > 0 ? r.rps / inCycle[0].rps : 0);
     }
   }
-  return contenders.map((_, i) => ({ ...medianOf(results[i]), ratio: median(ratios[i]), ratios: ratios[i], servedInAllRounds: served[i], servedInWarmUp: servedInWarmUp[i] }));
+  return contenders.map((_, i) => ({ ...medianOf(results[i]), ratio: median(ratios[i]), ratios: ratios[i], servedInMeasuredRounds: served[i], servedInWarmUp: servedInWarmUp[i] }));
 }

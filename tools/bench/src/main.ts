@@ -192,7 +192,7 @@ async function main(): Promise<void> {
 
     const results: ScenarioResult[] = report.scenarios;
     /** What a scenario left out by BENCH_ONLY reports: nothing (no target is checked in such a run). */
-    const skipped: PairedResult = { rps: NaN, p50: NaN, p90: NaN, p99: NaN, p999: NaN, errors: 0, requests: 0, ratio: NaN, ratios: [], servedInAllRounds: 0 };
+    const skipped: PairedResult = { rps: NaN, p50: NaN, p90: NaN, p99: NaN, p999: NaN, errors: 0, requests: 0, ratio: NaN, ratios: [], servedInMeasuredRounds: 0 };
     // the stack's processes, for the CPU each scenario's request costs in each of them
     const stackPids = new Map<string, number | undefined>([...stack.apps.entries()].map(([n, p]) => [n, p.pid]));
     if (stack.nats) stackPids.set('nats-server', stack.nats.process.pid);
@@ -220,8 +220,8 @@ async function main(): Promise<void> {
         },
       };
       const r = await measurePaired(url, target, baseline.url, baseline.target, LOAD, baseline.name === 'B' ? B_RATIO_ROUNDS : ROUNDS, meters, reference);
-      report.cpu.push({ scenario: name, micros: meter.perRequest(r.servedInAllRounds) });
-      report.commands.push({ scenario: name, perRequest: commands.perRequest(r.servedInAllRounds) });
+      report.cpu.push({ scenario: name, micros: meter.perRequest(r.servedInMeasuredRounds) });
+      report.commands.push({ scenario: name, perRequest: commands.perRequest(r.servedInMeasuredRounds) });
       const vs = (ratio: number) => (baseline.name === 'B' ? { vsB: ratio } : { vsM: ratio });
       results.push({ name, server: 'stack', ...r, ...vs(r.ratio) });
       const rounds = (ratios: number[]) => ratios.map((x) => x.toFixed(2)).join(', ');

@@ -2,13 +2,11 @@ import { LocalSearchIndex, searchQuery } from '@plaza/service-kit';
 import { BookDocument } from './book.schema';
 import { bookSearchFields, bookTagRanks, withoutSearchFields, withSearchFields } from './book-search';
 import { tagKey } from './book-view';
-import { indexTerms } from '@plaza/search';
 
 const book = (id: string, title: string, raters = 0, extra: Partial<BookDocument> = {}): BookDocument =>
   withSearchFields({
     _id: id, title, origin_title: '', alt_title: '', subtitle: '', author: [], translator: [], publisher: '',
     base_rating: { num: raters, average: 7 }, user_rating: { num: 0, sum: 0 }, base_tags: [], user_tags: {},
-    search_terms: indexTerms(title, ...(extra.author ?? [])),
     ...extra,
   } as unknown as BookDocument);
 

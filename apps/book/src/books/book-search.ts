@@ -30,7 +30,7 @@ export function withSearchFields(doc: BookDocument): BookDocument {
 }
 
 /** What `q` matches anywhere in a book: the terms of its titles, authors, translators, publisher and ISBNs. */
-export function bibliographicTerms(doc: Pick<BookDocument, 'title' | 'origin_title' | 'alt_title' | 'subtitle' | 'author' | 'translator' | 'publisher' | 'isbn10' | 'isbn13'>): string[] {
+function bibliographicTerms(doc: Pick<BookDocument, 'title' | 'origin_title' | 'alt_title' | 'subtitle' | 'author' | 'translator' | 'publisher' | 'isbn10' | 'isbn13'>): string[] {
   return indexTerms(doc.title, doc.origin_title, doc.alt_title, doc.subtitle, ...(doc.author ?? []), ...(doc.translator ?? []), doc.publisher, doc.isbn10, doc.isbn13);
 }
 

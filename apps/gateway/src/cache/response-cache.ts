@@ -48,15 +48,15 @@ export class ResponseCache {
   private subscription?: Subscription;
 
   /**
-   * @param limits.enabled false on a gateway whose response cache is off (RESPONSE_CACHE_ENABLED):
+   * @param options.enabled false on a gateway whose response cache is off (RESPONSE_CACHE_ENABLED):
    * nothing is stored there, so it does not listen to the invalidations either (every write of
    * the services sends some to every replica).
    */
-  constructor(private readonly limits: { maxEntries: number; maxBytes: number; enabled?: boolean }, private readonly logger: Logger) {
+  constructor(private readonly options: { maxEntries: number; maxBytes: number; enabled?: boolean }, private readonly logger: Logger) {
     this.entries = new LRUCache<string, Entry>({
-      max: Math.max(1, limits.maxEntries),
+      max: Math.max(1, options.maxEntries),
       // sizes are given on set (the key and the answer's JSON); an answer over the bound is not kept
-      maxSize: limits.maxBytes,
+      maxSize: options.maxBytes,
       ttlAutopurge: false,
       dispose: (entry, key, reason) => {
         this.unindex(key, entry);
@@ -67,7 +67,7 @@ export class ResponseCache {
   }
 
   start(nc: NatsConnection): void {
-    if (this.limits.enabled === false) return;
+    if (this.options.enabled === false) return;
     const decoder = new TextDecoder();
     this.subscription = nc.subscribe(CACHE_INVALIDATED.subject, {
       callback: (err, msg) => {
