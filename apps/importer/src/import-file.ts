@@ -1,4 +1,4 @@
-import { ImportKind, ImportKindOwners, ImportLine, importBatchMessage, ImportOrder, ServiceName } from '@plaza/contracts';
+import { ImportKind, ImportKindOwners, ImportLine, importBatchMessage, ImportOrder, largestSequencedIds, ServiceName } from '@plaza/contracts';
 import { ServiceBus } from '@plaza/platform';
 import { isArchive, readArchive } from './read-archive';
 import { inImportOrder, LineProblem, readRecords } from './read-records';
@@ -52,13 +52,16 @@ export async function loadPlan(plan: ImportPlan, bus: ServiceBus, onProgress: Pr
   let done = 0;
   let failed = 0;
   const load = async (ordered: ImportLine[]) => {
+    // every batch names the file's largest ids: the service reserves them before its first write
+    const idsUpTo = largestSequencedIds(ordered);
+    const reserve = Object.keys(idsUpTo).length > 0 ? { idsUpTo } : {};
     let i = 0;
     while (i < ordered.length) {
       // a batch holds consecutive records of one kind, so order between kinds is kept
       const kind = ordered[i].kind as ImportKind;
       const batch: ImportLine[] = [];
       while (i < ordered.length && ordered[i].kind === kind && batch.length < BATCH_SIZE) batch.push(ordered[i++]);
-      const { results } = await bus.request(importBatchMessage(ImportKindOwners[kind]), { lines: batch }, { timeout: 120_000 });
+      const { results } = await bus.request(importBatchMessage(ImportKindOwners[kind]), { lines: batch, ...reserve }, { timeout: 120_000 });
       for (const r of results) {
         if (r.ok) loaded[kind] += 1;
         else {

@@ -24,6 +24,8 @@ export class BookImportController {
 
   @MessagePattern(importBatchMessage('book').subject)
   async batch(@Payload() batch: ImportBatch) {
+    // from the file's first batch (its series and books come first), before anything is written
+    await this.userContent.reserveIds(batch);
     // users' collections, reviews and annotations: their books' aggregates are corrected after the batch
     if (batch.lines.some((l) => USER_CONTENT_KINDS.has(l.kind))) return this.userContent.importBatch(batch, this.handlers);
     // several records at once: most of an upsert is waiting for the database

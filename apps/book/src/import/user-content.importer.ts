@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ImportBatch, ImportBatchResult, importedPicture, isPrivate, parseTags, toCollectionStatus, UserRecord } from '@plaza/contracts';
+import { idsToReserve, ImportBatch, ImportBatchResult, importedPicture, isPrivate, parseTags, toCollectionStatus, UserRecord } from '@plaza/contracts';
 import { APP_CONFIG, CacheInvalidator, ImportKindHandler, KeyedMutex, LOGGER, Logger, importedUser, importTime, runImportBatch, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import { AnnotationDocument, CHAPTER_PAGE_ORDER, StoredPhoto } from '../annotations/annotation.schema';
@@ -18,6 +18,8 @@ import { AnnotationImportRecord, BookReviewImportRecord, CollectionImportRecord 
 export const USER_CONTENT_KINDS: ReadonlySet<string> = new Set(['book_review', 'collection', 'annotation']);
 
 /** Books whose aggregates are corrected at once after a batch (each correction waits BookUserAggregates' stability interval). */
+/** Each sequenced kind of the book service and the sequence its ids come from through the API. */
+const SEQUENCE_OF_KIND = [['collection', 'collection'], ['book_review', 'review'], ['annotation', 'annotation']] as const;
 const CORRECTIONS_AT_ONCE = 16;
 const MAX_ATTEMPTS = 5;
 
@@ -62,23 +64,29 @@ export class UserContentImporter {
     private readonly pictures: PictureStore,
   ) {}
 
-  /** One batch; `others` handle the catalogue kinds a batch may hold beside these. */
+  /**
+   * Moves the id sequences past the ids the batch's file carries (`idsUpTo`) and the batch's own,
+   * before any of its records is written: an entry, review or annotation created through the API
+   * from then on, even between two batches of one file, never takes an id the file will write.
+   */
+  async reserveIds(batch: ImportBatch): Promise<void> {
+    const reserve = idsToReserve(batch);
+    for (const [kind, sequence] of SEQUENCE_OF_KIND) if (reserve[kind]) await this.sequences.atLeast(sequence, reserve[kind]);
+  }
+
+  /** One batch (its ids reserved first); `others` handle the catalogue kinds a batch may hold beside these. */
   async importBatch(batch: ImportBatch, others: Record<string, ImportKindHandler<object>>): Promise<ImportBatchResult> {
     const users = await this.resolveUsers(batch);
     const { bookIds, userIds } = await this.targetsOf(batch, users);
     return this.journal.runBatch(bookIds, userIds, async () => {
       const touched = new Set<string>();
-      const maxIds = { collection: 0, review: 0, annotation: 0 };
       const handlers: Record<string, ImportKindHandler<object>> = {
         ...others,
-        collection: { record: CollectionImportRecord, upsert: (r) => this.collection(r as CollectionImportRecord, users, touched, maxIds) },
-        book_review: { record: BookReviewImportRecord, upsert: (r) => this.review(r as BookReviewImportRecord, users, touched, maxIds) },
-        annotation: { record: AnnotationImportRecord, upsert: (r) => this.annotation(r as AnnotationImportRecord, users, maxIds) },
+        collection: { record: CollectionImportRecord, upsert: (r) => this.collection(r as CollectionImportRecord, users, touched) },
+        book_review: { record: BookReviewImportRecord, upsert: (r) => this.review(r as BookReviewImportRecord, users, touched) },
+        annotation: { record: AnnotationImportRecord, upsert: (r) => this.annotation(r as AnnotationImportRecord, users) },
       };
       const result = await runImportBatch(batch, handlers, 8);
-      if (maxIds.collection > 0) await this.sequences.atLeast('collection', maxIds.collection);
-      if (maxIds.review > 0) await this.sequences.atLeast('review', maxIds.review);
-      if (maxIds.annotation > 0) await this.sequences.atLeast('annotation', maxIds.annotation);
       await this.correct([...touched]);
       this.cache.areas('book');
       return result;
@@ -107,7 +115,7 @@ export class UserContentImporter {
     return { bookIds, userIds };
   }
 
-  private async collection(r: CollectionImportRecord, users: Map<string, UserRecord>, touched: Set<string>, maxIds: Record<string, number>): Promise<void> {
+  private async collection(r: CollectionImportRecord, users: Map<string, UserRecord>, touched: Set<string>): Promise<void> {
     const user = this.user(users, userRef(r as never), 'user');
     await this.requireBook(r.book_id);
     const updated = this.time(r.updated, 'updated');
@@ -152,10 +160,9 @@ export class UserContentImporter {
         throw new Error(`collection entry ${entry._id} kept changing`);
       }, user.id);
     }));
-    maxIds.collection = Math.max(maxIds.collection, entry.id);
   }
 
-  private async review(r: BookReviewImportRecord, users: Map<string, UserRecord>, touched: Set<string>, maxIds: Record<string, number>): Promise<void> {
+  private async review(r: BookReviewImportRecord, users: Map<string, UserRecord>, touched: Set<string>): Promise<void> {
     const author = this.user(users, userRef(r as never), 'author');
     await this.requireBook(r.book_id);
     const published = this.time(r.published, 'published');
@@ -179,10 +186,9 @@ export class UserContentImporter {
       await this.journal.run(doc.book_id, () => (previous ? this.reviews.replace(doc) : this.reviews.insert(doc)));
     });
     touched.add(r.book_id);
-    maxIds.review = Math.max(maxIds.review, doc._id);
   }
 
-  private async annotation(r: AnnotationImportRecord, users: Map<string, UserRecord>, maxIds: Record<string, number>): Promise<void> {
+  private async annotation(r: AnnotationImportRecord, users: Map<string, UserRecord>): Promise<void> {
     const author = this.user(users, userRef(r as never), 'author');
     await this.requireBook(r.book_id);
     if (r.page_no !== undefined && r.chapter !== undefined && r.chapter !== '') throw new Error('page_no and chapter: give one of them');
@@ -214,7 +220,6 @@ export class UserContentImporter {
     // an export archive's pictures, stored staged by the importer: accepted, seen as the annotation's privacy allows
     const keys = Object.values(photos).map((p) => p.key);
     if (keys.length > 0) await this.pictures.setVisibility(keys, !doc.private);
-    maxIds.annotation = Math.max(maxIds.annotation, seq);
   }
 
   /** Each book's users' rating and tags from its entries and reviews, as the journal's repair does; retried while the book is being written. */

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ImportBatch, ImportBatchResult, importedPicture, MAX_NOTE_CAPTION_LENGTH, MAX_NOTE_CONTENT_LENGTH, NotePictureLayout, NotePictureLayouts, PictureFormat, UserRecord } from '@plaza/contracts';
+import { idsToReserve, ImportBatch, ImportBatchResult, importedPicture, MAX_NOTE_CAPTION_LENGTH, MAX_NOTE_CONTENT_LENGTH, NotePictureLayout, NotePictureLayouts, PictureFormat, UserRecord } from '@plaza/contracts';
 import { APP_CONFIG, CacheInvalidator, Clock, CLOCK, ImportKindHandler, importedUser, importTime, runImportBatch, UsersDirectory } from '@plaza/platform';
 import { Sequences } from '@plaza/service-kit';
 import { CommentsRepository } from '../comments/comments.repository';
@@ -34,8 +34,8 @@ const FORMAT_BY_EXTENSION: Record<string, PictureFormat> = { jpg: 'jpeg', jpeg: 
  * the repair journal naming every note it may touch, and ends with NoteRepair's repair of each of
  * them (liked_count and comments_count counted from the likes and comments, the likes' privacy
  * copies from the note), so a batch imported twice, or cut short by a crash and completed by the
- * sweep, leaves exact counts. Id sequences are moved past the imported ids, so notes and comments
- * written later through the API never take one.
+ * sweep, leaves exact counts. Id sequences are moved past the file's ids before the batch
+ * writes, so notes and comments written through the API never take one.
  */
 @Injectable()
 export class NoteImporter {
@@ -60,17 +60,18 @@ export class NoteImporter {
       if (typeof noteId === 'string' && RECORD_ID.test(noteId)) targets.add(noteTarget(noteId));
     }
     const touched = new Set<string>();
-    const maxIds = { note: 0, note_comment: 0 };
     const handlers: Record<string, ImportKindHandler<object>> = {
-      note: { record: NoteImportRecord, upsert: (r) => this.note(r as NoteImportRecord, users, touched, maxIds) },
-      note_comment: { record: NoteCommentImportRecord, upsert: (r) => this.comment(r as NoteCommentImportRecord, users, touched, maxIds) },
+      note: { record: NoteImportRecord, upsert: (r) => this.note(r as NoteImportRecord, users, touched) },
+      note_comment: { record: NoteCommentImportRecord, upsert: (r) => this.comment(r as NoteCommentImportRecord, users, touched) },
       note_like: { record: NoteLikeImportRecord, upsert: (r) => this.like(r as NoteLikeImportRecord, users, touched) },
     };
+    // ids first, the file's and the batch's: a note or comment written through the API from now
+    // on, even between two batches of one file, never takes an id the file will write
+    const reserve = idsToReserve(batch);
+    if (reserve.note) await this.sequences.atLeast('note', reserve.note);
+    if (reserve.note_comment) await this.sequences.atLeast('note_comment', reserve.note_comment);
     const result = await this.repair.journal.run([...targets], async () => {
       const lines = await runImportBatch(batch, handlers);
-      // ids first: a note or comment written through the API from now on gets a larger one
-      if (maxIds.note > 0) await this.sequences.atLeast('note', maxIds.note);
-      if (maxIds.note_comment > 0) await this.sequences.atLeast('note_comment', maxIds.note_comment);
       // counters and privacy copies from their sources: right however often the batch runs
       for (const noteId of touched) await this.repair.repair(noteTarget(noteId), [], true);
       return lines;
@@ -79,7 +80,7 @@ export class NoteImporter {
     return result;
   }
 
-  private async note(r: NoteImportRecord, users: Map<string, UserRecord>, touched: Set<string>, maxIds: Record<string, number>): Promise<void> {
+  private async note(r: NoteImportRecord, users: Map<string, UserRecord>, touched: Set<string>): Promise<void> {
     const author = this.user(users, userRef(r as never), 'author');
     const photos = this.photos(r.photos);
     const content = normalizeNoteContent(r.content, pictureTexts(photos));
@@ -106,10 +107,9 @@ export class NoteImporter {
     const stored = photos.filter((p) => p.key !== '').map((p) => p.key);
     if (stored.length > 0) await this.pictures.setVisibility(stored, fields.privacy === 'public');
     touched.add(r.id);
-    maxIds.note = Math.max(maxIds.note, Number(r.id));
   }
 
-  private async comment(r: NoteCommentImportRecord, users: Map<string, UserRecord>, touched: Set<string>, maxIds: Record<string, number>): Promise<void> {
+  private async comment(r: NoteCommentImportRecord, users: Map<string, UserRecord>, touched: Set<string>): Promise<void> {
     const author = this.user(users, userRef(r as never), 'author');
     if (!(await this.notes.byId(r.note_id))) throw new Error(`no note ${r.note_id}`);
     const comment = { _id: r.id, note_id: r.note_id, author_id: author.id, content: cleanText(r.content), created: this.time(r.created, 'created') };
@@ -117,7 +117,6 @@ export class NoteImporter {
     // a comment moved to another note leaves its first note one fewer
     if (previous && previous.note_id !== r.note_id) touched.add(previous.note_id);
     touched.add(r.note_id);
-    maxIds.note_comment = Math.max(maxIds.note_comment, Number(r.id));
   }
 
   private async like(r: NoteLikeImportRecord, users: Map<string, UserRecord>, touched: Set<string>): Promise<void> {
