@@ -17,6 +17,7 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'book.books.by-ids',
     'book.books.replace',
     'book.books.search-upkeep',
+    'book.books.user-aggregates',
     'book.collections.replace',
     'book.collections.delete',
     'book.collections.upkeep',

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { KeyedMutex, lazyLru } from '@plaza/platform';
+import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine, driverCollection, DRIVER_WRITE, rankedSearchPage, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { BookDocument, BookView } from './book.schema';
 import { withoutSearchFields, withSearchFields } from './book-search';
 import { BookTagRanksRepository } from './book-tag-ranks.repository';
-import { tagKey } from './book-view';
+import { movedBy } from '../common/contributions';
 import { BookLocalEngine } from './local-engine';
 
 /** A change of the users' part of a book's rating and tags. */
@@ -23,8 +23,6 @@ export type CatalogueFields = Omit<BookDocument, '_id' | 'user_rating' | 'user_t
 
 const DUPLICATE_KEY = 11000;
 const MAX_ATTEMPTS = 20;
-/** Books whose stored document is kept after a write (`lastWritten`): those written lately, a few MiB at most. */
-const LAST_WRITTEN_BOOKS = 2000;
 
 interface PendingAggregates {
   deltas: AggregateDelta[];
@@ -39,27 +37,20 @@ interface PendingAggregates {
  * stay exact; the lock only spares this instance's own writes a retry. On the local engine the
  * lock is the guard (FerretDB v1 applies writes without isolation, and one instance runs).
  *
- * FerretDB v1 (SQLite) finds and inserts by `_id` with its index, but every write that changes a
- * stored document scans the collection (measured on the 3000-book demo catalogue: about 100 ms a
- * write, against 3 ms for a read). So the users' rating and tag changes of one book that arrive
- * while a write of that book is under way are applied together by the next write (group commit):
- * 60 users rating one book at once cost a few writes, not 60 in a row.
+ * The users' rating and tag changes (`applyUserAggregates`, from collection and review writes):
+ * on MongoDB, those of one book that arrive while a write of it is under way are applied together
+ * by the next write (group commit), so 60 users rating one book at once cost a few writes, not 60
+ * in a row. The local engine writes no book for them: it holds the users' aggregates in memory
+ * (BookLocalEngine) and stores a book without them.
  *
  * Every write computes the book's search fields (book-search.ts). MongoDB stores them with the
  * book and then brings `book_tag_ranks` to them; the local engine stores the book without them
- * (`withoutSearchFields`) and puts them in its in-memory index.
+ * (`locallyStored`) and puts them in its in-memory index.
  */
 @Injectable()
 export class BooksRepository {
   readonly lock = new KeyedMutex();
   private readonly pending = new Map<string, PendingAggregates>();
-  /**
-   * On the local engine, the document this repository last stored for a book, with the view the
-   * local engine made of it: while that view is still the one held, no write has stored the book
-   * since, and the next write starts from this document rather than reading it again (one
-   * database read less per collection or review write: docs/PERFORMANCE.md, "Writes").
-   */
-  private readonly lastWritten = lazyLru<string, { view: BookView; doc: BookDocument }>(LAST_WRITTEN_BOOKS);
 
   constructor(
     @InjectModel(BookDocument.name) private readonly books: Model<BookDocument>,
@@ -87,7 +78,7 @@ export class BooksRepository {
       // one id (a read by id) as an equality: the same index on MongoDB, and no scan when the
       // MongoDB branch runs on FerretDB, which scans for any `$in` (docs/ENGINES.md)
       mongodb: () => this.books.find(unique.length === 1 ? { _id: unique[0] } : { _id: { $in: unique } }).limit(unique.length).lean<BookDocument[]>().exec(),
-      local: async () => this.local.views(unique) ?? (await Promise.all(unique.map((id) => this.storedById(id)))).filter((d): d is BookDocument => d !== null),
+      local: async () => this.local.views(unique) ?? (await this.withHeldAggregates((await Promise.all(unique.map((id) => this.storedById(id)))).filter((d): d is BookDocument => d !== null))),
     });
     return new Map(docs.map((d) => [d._id, d]));
   }
@@ -97,9 +88,44 @@ export class BooksRepository {
     return this.local.holds(view);
   }
 
-  /** The book as stored, read by `_id`: what a write starts from (and what a repair compares). */
+  /**
+   * The book as stored, read by `_id`: what a write starts from. On the local engine without its
+   * users' aggregates, which are held in memory (`aggregatesOf`, `withHeldAggregates`).
+   */
   async storedById(id: string): Promise<BookDocument | null> {
     return driverCollection(this.books).findOne({ _id: id });
+  }
+
+  /**
+   * A book's users' aggregates as they stand, with the version that changes with them (what a
+   * repair compares with the sources): the stored book's on MongoDB, the held ones on the local
+   * engine. Null when there is no such book.
+   */
+  async aggregatesOf(id: string): Promise<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'> | null> {
+    const stored = await this.storedById(id);
+    if (!stored || !(await this.engine.isLocal())) return stored;
+    await this.local.userAggregatesReady();
+    return { ...this.local.withUserAggregates(stored), rev: this.local.aggregateVersion(id) };
+  }
+
+  /** Resolves once the users' aggregates can be moved and read: at once on MongoDB, once counted on the local engine. */
+  async aggregatesReady(): Promise<void> {
+    if (await this.engine.isLocal()) await this.local.userAggregatesReady();
+  }
+
+  /** Every book's users' aggregates as they stand (reconcile), as `aggregatesOf` gives them. */
+  async *allAggregates(): AsyncIterable<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'>> {
+    const local = await this.engine.isLocal();
+    if (local) await this.local.userAggregatesReady();
+    for await (const book of this.books.find({}, { user_rating: 1, user_tags: 1, rev: 1 }).lean<Array<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'>>>().cursor()) {
+      yield local ? { ...this.local.withUserAggregates(book), rev: this.local.aggregateVersion(book._id) } : book;
+    }
+  }
+
+  /** Stored books (the local engine's) with the users' aggregates held for them. */
+  private async withHeldAggregates(books: BookDocument[]): Promise<BookDocument[]> {
+    await this.local.userAggregatesReady();
+    return books.map((book) => this.local.withUserAggregates(book));
   }
 
   /**
@@ -124,7 +150,7 @@ export class BooksRepository {
       this.books.countDocuments(filter).exec(),
       count === 0 ? Promise.resolve([]) : this.books.find(filter).sort({ _id: 1 }).skip(start).limit(count).lean<BookDocument[]>().exec(),
     ]);
-    return { total, books };
+    return { total, books: (await this.engine.isLocal()) ? await this.withHeldAggregates(books) : books };
   }
 
   /** Renames the series in every book that belongs to it (a series import changed its title). */
@@ -189,7 +215,29 @@ export class BooksRepository {
    * the write that included it (null when the book does not exist). Changes that queue while a
    * write of the book is under way go together in the next write, each exactly once.
    */
-  applyUserAggregates(id: string, delta: AggregateDelta): Promise<BookDocument | null> {
+  applyUserAggregates(id: string, delta: AggregateDelta): Promise<BookView | null> {
+    return this.engine.run('book.books.user-aggregates', {
+      mongodb: () => this.writeUserAggregates(id, delta),
+      local: () => this.lock.run(id, () => this.holdUserAggregates(id, delta)),
+    });
+  }
+
+  /**
+   * The local engine's: no write. The book as held (its view is the stored book without its search
+   * fields) gets the moved aggregates in memory (BookLocalEngine); the database's book has none.
+   */
+  private async holdUserAggregates(id: string, delta: AggregateDelta): Promise<BookView | null> {
+    await this.local.userAggregatesReady();
+    const current = (this.local.heldView(id) as BookDocument | undefined) ?? (await this.storedById(id));
+    if (!current) return null;
+    this.local.applyUserAggregates(id, delta);
+    const moved = this.local.withUserAggregates(current);
+    await this.written(current, moved);
+    return this.local.heldView(id) ?? moved;
+  }
+
+  /** MongoDB's: a compare-and-swap of the book, the changes that queue meanwhile in one write. */
+  private writeUserAggregates(id: string, delta: AggregateDelta): Promise<BookDocument | null> {
     return new Promise((resolve, reject) => {
       let batch = this.pending.get(id);
       if (!batch) {
@@ -219,7 +267,7 @@ export class BooksRepository {
 
   private async modifyLocked(id: string, change: (doc: BookDocument) => BookDocument | null): Promise<BookDocument | null> {
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-      const current = (attempt === 0 && this.lastStored(id)) || (await this.storedById(id));
+      const current = await this.storedById(id);
       if (!current) return null;
       const next = change(current);
       if (!next) return current;
@@ -235,11 +283,7 @@ export class BooksRepository {
     const stored = { ...next, rev: rev + 1 };
     const filter = await this.engine.versionFilter('book.books.replace', current._id, current.rev);
     const document = await this.storedForm(stored);
-    const result = await this.engine.write(() => driverCollection(this.books).replaceOne(filter, document, DRIVER_WRITE)).catch((err: unknown) => {
-      // it may have landed all the same: the next write reads the book from the database
-      this.lastWritten.delete(current._id);
-      throw err;
-    });
+    const result = await this.engine.write(() => driverCollection(this.books).replaceOne(filter, document, DRIVER_WRITE));
     if (result.matchedCount !== 1) return null;
     await this.written(current, stored);
     return stored;
@@ -257,45 +301,28 @@ export class BooksRepository {
     return true;
   }
 
-  /** The document a write stores: on the local engine, without the search fields it keeps in memory. */
+  /** The document a write stores: on the local engine, without the search fields and users' aggregates it keeps in memory. */
   private async storedForm(doc: BookDocument): Promise<BookDocument> {
-    return (await this.engine.isLocal()) ? withoutSearchFields(doc) : doc;
+    return (await this.engine.isLocal()) ? locallyStored(doc) : doc;
   }
 
   /** What follows a stored write: the search's derived data of each branch. */
   private written(previous: BookDocument | null, stored: BookDocument): Promise<void> {
     return this.engine.run('book.books.search-upkeep', {
       mongodb: () => this.tagRanks.sync(previous, stored),
-      local: () => {
+      local: async () => {
+        await this.local.userAggregatesReady();
         this.local.bookWritten(stored);
-        const view = this.local.heldView(stored._id);
-        if (view) this.lastWritten.set(stored._id, { view, doc: stored });
       },
     });
   }
 
-  /** The book as this repository last stored it, while no write has stored it since (`lastWritten`). */
-  private lastStored(id: string): BookDocument | undefined {
-    const last = this.lastWritten.get(id);
-    return last && this.local.heldView(id) === last.view ? last.doc : undefined;
-  }
 }
 
 /** The book with the users' rating and tag counts changed; a tag whose count falls to 0 is dropped. */
 export function applyDelta(doc: BookDocument, delta: AggregateDelta): BookDocument {
-  const userTags = { ...(doc.user_tags ?? {}) };
-  for (const [name, change] of delta.tags) {
-    const key = tagKey(name);
-    const count = (userTags[key] ?? 0) + change;
-    if (count > 0) userTags[key] = count;
-    else delete userTags[key];
-  }
-  const rating = doc.user_rating ?? { num: 0, sum: 0 };
-  return withSearchFields({
-    ...doc,
-    user_rating: { num: rating.num + delta.raters, sum: rating.sum + delta.ratingSum },
-    user_tags: userTags,
-  });
+  const moved = movedBy({ num: doc.user_rating?.num ?? 0, sum: doc.user_rating?.sum ?? 0, tags: doc.user_tags ?? {} }, delta);
+  return withSearchFields({ ...doc, user_rating: { num: moved.num, sum: moved.sum }, user_tags: moved.tags });
 }
 
 function dropUndefined<T extends object>(value: T): T {
@@ -303,11 +330,20 @@ function dropUndefined<T extends object>(value: T): T {
 }
 
 /**
- * Equal as stored (key order aside), ignoring `rev`; and the search fields too when `local`: that
- * engine does not store them (`storedForm`), and they follow from the rest.
+ * The book as the local engine stores it: without its search fields (computed from the rest when
+ * it is loaded) nor its users' aggregates (counted from their sources when the service starts):
+ * BookLocalEngine holds both (docs/ENGINES.md, "What the local branch does not store").
+ */
+function locallyStored(doc: BookDocument): BookDocument {
+  return { ...withoutSearchFields(doc), user_rating: { num: 0, sum: 0 }, user_tags: {} };
+}
+
+/**
+ * Equal as stored (key order aside), ignoring `rev`; and the search fields and users' aggregates
+ * too when `local`: that engine does not store them (`storedForm`).
  */
 function sameDocument(a: BookDocument, b: BookDocument, local: boolean): boolean {
   const canonical = (doc: BookDocument) =>
-    JSON.stringify({ ...(local ? withoutSearchFields(doc) : doc), rev: 0 }, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
+    JSON.stringify({ ...(local ? locallyStored(doc) : doc), rev: 0 }, (_, x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort()) : x));
   return canonical(a) === canonical(b);
 }

@@ -4,6 +4,9 @@ import { DatabaseEngine, LocalGroupedMirror, LocalSearchIndex, SearchPage, Searc
 import { Model } from 'mongoose';
 import { AnnotationDocument } from '../annotations/annotation.schema';
 import { CollectionDocument } from '../collections/collection.schema';
+import { aggregateContributions, BookContribution, movedBy, noUserAggregates, UserAggregates } from '../common/contributions';
+import { ReviewDocument } from '../reviews/review.schema';
+import type { AggregateDelta } from './books.repository';
 import { BookDocument, BookView } from './book.schema';
 import { bookSearchFields, bookTagRanks } from './book-search';
 
@@ -33,6 +36,13 @@ export interface UserTagCount {
  * AnnotationsRepository: each fork is a `DatabaseEngine.run` there, whose
  * MongoDB branch queries the indexes). Exact because on the local engine the service runs as one
  * instance (its lease) and its repositories are the collections' only writers.
+ *
+ * The users' part of each book's rating and tags is held here too, and not stored with the book:
+ * counted from the collection entries and reviews when the service starts, then moved by each
+ * write's difference (`applyUserAggregates`). A rating on MongoDB is a write of the book; here it
+ * is none, and FerretDB's rewrite of a whole book was most of a collection write's cost
+ * (docs/PERFORMANCE.md, "Writes"). A crash cannot leave them off: they are counted again from
+ * their sources at the next start.
  */
 @Injectable()
 export class BookLocalEngine implements OnApplicationBootstrap {
@@ -43,21 +53,65 @@ export class BookLocalEngine implements OnApplicationBootstrap {
    * entry, the book as shown (`bookView`), so a page of results or of a user's list, and a read
    * by id, read no document.
    */
-  private readonly search = new LocalSearchIndex<BookDocument, BookView>((doc) => (doc.search_rank ? doc : bookSearchFields(doc)), bookTagRanks, bookView);
+  private readonly search = new LocalSearchIndex<BookDocument, BookView>(bookSearchFields, bookTagRanks, bookView);
   private readonly entriesByUser = new EntryMirror();
   private readonly annotationsByAuthor = new LocalGroupedMirror<AnnotationDocument>((annotation) => annotation.author_id);
+  /** Each book's users' aggregates (absent: none), once counted (`userAggregatesReady`). */
+  private readonly aggregates = new Map<string, UserAggregates>();
+  /** How often each book's aggregates have moved since the start: a repair's "unchanged meanwhile" (BookUserAggregates). */
+  private readonly aggregateVersions = new Map<string, number>();
+  private counting?: Promise<void>;
 
   constructor(
     @InjectModel(BookDocument.name) private readonly books: Model<BookDocument>,
     @InjectModel(CollectionDocument.name) private readonly collections: Model<CollectionDocument>,
+    @InjectModel(ReviewDocument.name) private readonly reviews: Model<ReviewDocument>,
     @InjectModel(AnnotationDocument.name) private readonly annotations: Model<AnnotationDocument>,
     private readonly engine: DatabaseEngine,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.search.preload(this.engine, () => this.allBooks());
     await this.entriesByUser.preload(this.engine, () => this.allEntries());
+    // the books after the aggregates they are shown with (allBooks waits for them)
+    await this.search.preload(this.engine, () => this.allBooks());
     await this.annotationsByAuthor.preload(this.engine, () => this.allAnnotations());
+  }
+
+  /**
+   * Counts every book's users' aggregates from the entries (held here) and the reviews, once; a
+   * failed count is tried again by the next call. Writes that move aggregates wait for it (the
+   * aggregates journal's first sweep calls it, and they wait for that sweep).
+   */
+  userAggregatesReady(): Promise<void> {
+    this.counting ??= this.countUserAggregates().catch((err: unknown) => {
+      this.counting = undefined;
+      throw err;
+    });
+    return this.counting;
+  }
+
+  /** The book with its users' aggregates as held here (`userAggregatesReady` must have resolved). */
+  withUserAggregates<T extends Pick<BookDocument, '_id' | 'user_rating' | 'user_tags'>>(doc: T): T {
+    const { num, sum, tags } = this.aggregates.get(doc._id) ?? noUserAggregates();
+    return { ...doc, user_rating: { num, sum }, user_tags: tags };
+  }
+
+  /** Moves a book's aggregates by a write's difference (under the book's lock, BooksRepository). */
+  applyUserAggregates(id: string, delta: AggregateDelta): void {
+    this.aggregates.set(id, movedBy(this.aggregates.get(id) ?? noUserAggregates(), delta));
+    this.aggregateVersions.set(id, this.aggregateVersion(id) + 1);
+  }
+
+  aggregateVersion(id: string): number {
+    return this.aggregateVersions.get(id) ?? 0;
+  }
+
+  private async countUserAggregates(): Promise<void> {
+    await this.entriesByUser.ready(() => this.allEntries());
+    const contributions: BookContribution[] = [...this.entriesByUser.all()];
+    for await (const review of this.reviews.find({}, { book_id: 1, rating: 1 }).lean<Array<Pick<ReviewDocument, 'book_id' | 'rating'>>>().cursor()) contributions.push(review);
+    this.aggregates.clear();
+    for (const [bookId, counted] of aggregateContributions(contributions)) this.aggregates.set(bookId, counted);
   }
 
   async searchPage(query: SearchQuery, window: SearchWindow): Promise<SearchPage> {
@@ -65,8 +119,9 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     return this.search.page(query, window);
   }
 
+  /** Holds the book as written, with its users' aggregates as held here (`userAggregatesReady` must have resolved). */
   bookWritten(doc: BookDocument): void {
-    this.search.put(doc);
+    this.search.put(this.withUserAggregates(doc));
   }
 
   /** Whether `view` is the view held for its book now (not a copy read from the database, nor an older view). */
@@ -153,7 +208,8 @@ export class BookLocalEngine implements OnApplicationBootstrap {
   }
 
   private async *allBooks(): AsyncIterable<BookDocument> {
-    yield* this.books.find({}).lean<BookDocument[]>().cursor();
+    await this.userAggregatesReady();
+    for await (const doc of this.books.find({}).lean<BookDocument[]>().cursor()) yield this.withUserAggregates(doc);
   }
 
   private async *allEntries(): AsyncIterable<CollectionDocument> {

@@ -3,7 +3,6 @@ import { InjectConnection, InjectModel } from '@nestjs/mongoose';
 import { CacheInvalidator, LOGGER, Logger, ReadinessRegistry } from '@plaza/platform';
 import { DatabaseEngine, RepairJournal, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
 import type { Connection, Model } from 'mongoose';
-import { BookDocument } from '../books/book.schema';
 import { BooksRepository } from '../books/books.repository';
 import { CollectionDocument } from '../collections/collection.schema';
 import { UserTagCountsRepository } from '../collections/user-tag-counts.repository';
@@ -51,7 +50,6 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
 
   constructor(
     @InjectConnection() connection: Connection,
-    @InjectModel(BookDocument.name) bookModel: Model<BookDocument>,
     @InjectModel(CollectionDocument.name) collectionModel: Model<CollectionDocument>,
     @InjectModel(ReviewDocument.name) reviewModel: Model<ReviewDocument>,
     cache: CacheInvalidator,
@@ -62,7 +60,7 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.journal = new RepairJournal(connection, 'review_repairs');
-    this.aggregates = new BookUserAggregates(this.books, bookModel, collectionModel, reviewModel, cache);
+    this.aggregates = new BookUserAggregates(this.books, collectionModel, reviewModel, cache);
   }
 
   onModuleInit(): void {
@@ -125,6 +123,8 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
    * that one waits for a later sweep.
    */
   async sweep(): Promise<SweepResult> {
+    // the local engine's aggregates are counted first: every write waits for the first sweep
+    await this.books.aggregatesReady();
     const result = await this.journal.sweep(async (target, _keys, settled) => {
       const [kind, id] = splitTarget(target);
       if (kind !== 'book' && kind !== 'user') throw new Error(`not a book or user target: ${target}`);

@@ -2,18 +2,13 @@ import { Drift } from '@plaza/contracts';
 import { CacheInvalidator } from '@plaza/platform';
 import { Model } from 'mongoose';
 import { BookDocument } from '../books/book.schema';
-import { bookCacheTags, tagFromKey, tagKey } from '../books/book-view';
+import { bookCacheTags, tagFromKey } from '../books/book-view';
 import { AggregateDelta, BooksRepository } from '../books/books.repository';
 import { CollectionDocument } from '../collections/collection.schema';
+import { aggregateContributions, noUserAggregates, UserAggregates } from '../common/contributions';
 import { ReviewDocument } from './review.schema';
 
-/** The users' part of a book's rating and tags (BookDocument.user_rating, user_tags). */
-export interface UserAggregates {
-  num: number;
-  sum: number;
-  /** tagKey(name) → count. */
-  tags: Record<string, number>;
-}
+export type { UserAggregates } from '../common/contributions';
 
 type Entry = Pick<CollectionDocument, 'book_id' | 'rating' | 'tags'>;
 type Rated = Pick<ReviewDocument, 'book_id' | 'rating'>;
@@ -37,7 +32,6 @@ export const STABLE_MS = 1500;
 export class BookUserAggregates {
   constructor(
     private readonly books: BooksRepository,
-    private readonly bookModel: Model<BookDocument>,
     private readonly collections: Model<CollectionDocument>,
     private readonly reviews: Model<ReviewDocument>,
     private readonly cache: CacheInvalidator,
@@ -49,7 +43,7 @@ export class BookUserAggregates {
       this.collections.find({ book_id: bookId }, { book_id: 1, rating: 1, tags: 1 }).lean<Entry[]>().exec(),
       this.reviews.find({ book_id: bookId }, { book_id: 1, rating: 1 }).lean<Rated[]>().exec(),
     ]);
-    return aggregate(entries, reviews).get(bookId) ?? empty();
+    return aggregate(entries, reviews).get(bookId) ?? noUserAggregates();
   }
 
   /** Every book's aggregates from the sources, one pass over each collection (reconciliation). */
@@ -61,9 +55,9 @@ export class BookUserAggregates {
     return aggregate(entries, reviews);
   }
 
-  /** Every book's stored aggregates and version. */
-  async *allStored(): AsyncIterable<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'>> {
-    yield* this.bookModel.find({}, { user_rating: 1, user_tags: 1, rev: 1 }).lean<Array<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'>>>().cursor();
+  /** Every book's aggregates as they stand, and version (BooksRepository.allAggregates). */
+  allStored(): AsyncIterable<Pick<BookDocument, '_id' | 'user_rating' | 'user_tags' | 'rev'>> {
+    return this.books.allAggregates();
   }
 
   /**
@@ -90,7 +84,7 @@ export class BookUserAggregates {
   }
 
   private async measure(bookId: string) {
-    const book = await this.books.storedById(bookId);
+    const book = await this.books.aggregatesOf(bookId);
     if (!book) return null;
     const source = await this.fromSources(bookId);
     const stored = storedOf(book);
@@ -117,27 +111,6 @@ export function difference(stored: UserAggregates, source: UserAggregates): Aggr
   return raters === 0 && ratingSum === 0 && tags.size === 0 ? null : { raters, ratingSum, tags };
 }
 
-function empty(): UserAggregates {
-  return { num: 0, sum: 0, tags: {} };
-}
-
 function aggregate(entries: Entry[], reviews: Rated[]): Map<string, UserAggregates> {
-  const byBook = new Map<string, UserAggregates>();
-  const of = (bookId: string) => {
-    let a = byBook.get(bookId);
-    if (!a) byBook.set(bookId, (a = empty()));
-    return a;
-  };
-  for (const item of [...entries, ...reviews]) {
-    const a = of(item.book_id);
-    if (item.rating) {
-      a.num += 1;
-      a.sum += 2 * item.rating;
-    }
-  }
-  for (const entry of entries) {
-    const a = of(entry.book_id);
-    for (const name of new Set(entry.tags ?? [])) a.tags[tagKey(name)] = (a.tags[tagKey(name)] ?? 0) + 1;
-  }
-  return byBook;
+  return aggregateContributions([...entries, ...reviews]);
 }

@@ -27,6 +27,8 @@ describe('LocalGroupedMirror', () => {
     expect(mirror.get('c')).toEqual({ _id: 'c', user: 'u1', n: 4 });
     expect(mirror.group('u2')).toEqual([]);
     expect(mirror.get('b')).toBeUndefined();
+    // and every document held, each once
+    expect([...mirror.all()].map((e) => e._id).sort()).toEqual(['a', 'c']);
   });
 
   it('keeps what was written or removed while the load was under way', async () => {

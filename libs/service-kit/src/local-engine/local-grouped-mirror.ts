@@ -24,6 +24,11 @@ export class LocalGroupedMirror<Doc extends { _id: string }> extends LocalReadMo
     return [...(this.groups.get(key)?.values() ?? [])];
   }
 
+  /** Every document held, group by group. */
+  *all(): IterableIterator<Doc> {
+    for (const group of this.groups.values()) yield* group.values();
+  }
+
   protected store(doc: Doc): void {
     this.drop(doc._id);
     const key = this.groupOf(doc);
