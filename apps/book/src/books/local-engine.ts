@@ -71,9 +71,9 @@ export class BookLocalEngine implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.entriesByUser.preload(this.engine, () => this.allEntries());
-    // the books after the aggregates they are shown with (allBooks waits for them)
+    // the books' scan and the count of their aggregates (entries, then reviews) run side by side
     await this.search.preload(this.engine, () => this.allBooks());
+    await this.entriesByUser.preload(this.engine, () => this.allEntries());
     await this.annotationsByAuthor.preload(this.engine, () => this.allAnnotations());
   }
 
@@ -207,9 +207,28 @@ export class BookLocalEngine implements OnApplicationBootstrap {
     return this.entriesByUser.group(userId);
   }
 
+  /**
+   * Every book with its users' aggregates. The books are read while the aggregates are counted
+   * (each takes a scan); a book read before the count ended is given as stored, then again with
+   * them once it has (the index counts as loaded only after both).
+   */
   private async *allBooks(): AsyncIterable<BookDocument> {
-    await this.userAggregatesReady();
-    for await (const doc of this.books.find({}).lean<BookDocument[]>().cursor()) yield this.withUserAggregates(doc);
+    let counted = false;
+    const counting = this.userAggregatesReady().then(() => void (counted = true));
+    counting.catch(() => undefined); // awaited below: a failure is the load's
+    const early: string[] = [];
+    for await (const doc of this.books.find({}).lean<BookDocument[]>().cursor()) {
+      if (counted) yield this.withUserAggregates(doc);
+      else {
+        early.push(doc._id);
+        yield doc;
+      }
+    }
+    await counting;
+    for (const id of early) {
+      const held = this.search.kept(id);
+      if (held) yield this.withUserAggregates(held as BookDocument);
+    }
   }
 
   private async *allEntries(): AsyncIterable<CollectionDocument> {
