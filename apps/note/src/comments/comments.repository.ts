@@ -18,12 +18,8 @@ export class CommentsRepository {
     await this.comments.create(comment);
   }
 
-  /**
-   * Inserts or replaces a comment by id (import); the comment it replaced, if any. Insert first: an
-   * upsert of a missing `_id` scans on FerretDB v1. `mayReplace` sees the stored one first and
-   * throws to keep it.
-   */
-  async put(comment: StoredComment, mayReplace: (previous: StoredComment) => void = () => undefined): Promise<StoredComment | null> {
+  /** Inserts or replaces a comment by id (import); the comment it replaced, if any. Insert first: an upsert of a missing `_id` scans on FerretDB v1. */
+  async put(comment: StoredComment): Promise<StoredComment | null> {
     try {
       await this.comments.collection.insertOne(comment as never);
       return null;
@@ -31,7 +27,6 @@ export class CommentsRepository {
       if ((err as { code?: number }).code !== 11000) throw err;
     }
     const previous = await this.byId(comment._id);
-    if (previous) mayReplace(previous);
     await this.comments.collection.replaceOne({ _id: comment._id } as never, comment as never);
     return previous;
   }

@@ -18,14 +18,3 @@ export function importedUser(users: Map<string, UserRecord>, ref: string | undef
   if (!found) throw new Error(`unknown ${role} ${ref ?? ''}`.trim());
   return found;
 }
-
-/**
- * Refuses a record whose id is another user's content (docs/api/import.md, "Upsert by key"): an
- * import replaces a user's own note, comment, review or annotation, never what someone else wrote
- * under that id (a file whose ids overlap those the API gave).
- */
-export function requireSameAuthor(kind: string, id: string | number, storedAuthorId: string | undefined, importedAuthorId: string): void {
-  if (storedAuthorId !== undefined && storedAuthorId !== importedAuthorId) {
-    throw new Error(`${kind} ${id} is user ${storedAuthorId}'s; an import never replaces another user's content`);
-  }
-}
