@@ -3,10 +3,10 @@ import { InjectModel } from '@nestjs/mongoose';
 import { KeyedMutex } from '@plaza/platform';
 import { DatabaseEngine, driverCollection, DRIVER_WRITE, rankedSearchPage, SearchPage, SearchQuery, SearchWindow } from '@plaza/service-kit';
 import { Model } from 'mongoose';
+import { movedBy } from '../common/contributions';
 import { BookDocument, BookView } from './book.schema';
 import { withoutSearchFields, withSearchFields } from './book-search';
 import { BookTagRanksRepository } from './book-tag-ranks.repository';
-import { movedBy } from '../common/contributions';
 import { BookLocalEngine } from './local-engine';
 
 /** A change of the users' part of a book's rating and tags. */

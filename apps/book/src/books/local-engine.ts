@@ -47,11 +47,10 @@ export interface UserTagCount {
 @Injectable()
 export class BookLocalEngine implements OnApplicationBootstrap {
   /**
-   * Search in the MongoDB branch's order: the search fields computed from the book, which this
-   * engine stores without them (`withoutSearchFields`; a book a write has just given them to, or
-   * one stored by an older version with them, is taken as it is); beside each book's search
-   * entry, the book as shown (`bookView`), so a page of results or of a user's list, and a read
-   * by id, read no document.
+   * Search in the MongoDB branch's order: the search fields computed from the book with its held
+   * users' aggregates (this engine stores neither: `locallyStored` in BooksRepository), whatever
+   * a stored book of an older version carries; beside each book's search entry, the book as shown
+   * (`bookView`), so a page of results or of a user's list, and a read by id, read no document.
    */
   private readonly search = new LocalSearchIndex<BookDocument, BookView>(bookSearchFields, bookTagRanks, bookView);
   private readonly entriesByUser = new EntryMirror();

@@ -17,9 +17,9 @@ import { AnnotationImportRecord, BookReviewImportRecord, CollectionImportRecord 
 /** The kinds of users' book content (docs/api/import.md). */
 export const USER_CONTENT_KINDS: ReadonlySet<string> = new Set(['book_review', 'collection', 'annotation']);
 
-/** Books whose aggregates are corrected at once after a batch (each correction waits BookUserAggregates' stability interval). */
 /** Each sequenced kind of the book service and the sequence its ids come from through the API. */
 const SEQUENCE_OF_KIND = [['collection', 'collection'], ['book_review', 'review'], ['annotation', 'annotation']] as const;
+/** Books whose aggregates are corrected at once after a batch (each correction waits BookUserAggregates' stability interval). */
 const CORRECTIONS_AT_ONCE = 16;
 const MAX_ATTEMPTS = 5;
 

@@ -1,4 +1,4 @@
-import { BookLimits, CollectionStatusInputs, IsTagList, ToBoolean } from '@plaza/contracts';
+import { BookLimits, CollectionStatusInputs, IMPORTED_CONTENT_ID, IsTagList, ToBoolean } from '@plaza/contracts';
 import { Transform, Type } from 'class-transformer';
 import {
   IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf,
@@ -10,7 +10,7 @@ import {
  * collection entry, a review and an annotation as the API shows them, ids kept. Ids are digits, at
  * most 15 (a number or a string), so the id sequences can be moved past them exactly.
  */
-export const RECORD_ID = /^[0-9]{1,15}$/;
+export const RECORD_ID = IMPORTED_CONTENT_ID;
 const idMessage = { message: '$property must be at most 15 digits' };
 const ID = /^[0-9]{1,20}$/;
 const ToText = () => Transform(({ value }) => (typeof value === 'number' && Number.isInteger(value) ? String(value) : value));

@@ -8,8 +8,6 @@ import { CollectionDocument } from '../collections/collection.schema';
 import { aggregateContributions, noUserAggregates, UserAggregates } from '../common/contributions';
 import { ReviewDocument } from './review.schema';
 
-export type { UserAggregates } from '../common/contributions';
-
 type Entry = Pick<CollectionDocument, 'book_id' | 'rating' | 'tags'>;
 type Rated = Pick<ReviewDocument, 'book_id' | 'rating'>;
 
@@ -43,7 +41,7 @@ export class BookUserAggregates {
       this.collections.find({ book_id: bookId }, { book_id: 1, rating: 1, tags: 1 }).lean<Entry[]>().exec(),
       this.reviews.find({ book_id: bookId }, { book_id: 1, rating: 1 }).lean<Rated[]>().exec(),
     ]);
-    return aggregate(entries, reviews).get(bookId) ?? noUserAggregates();
+    return aggregateContributions([...entries, ...reviews]).get(bookId) ?? noUserAggregates();
   }
 
   /** Every book's aggregates from the sources, one pass over each collection (reconciliation). */
@@ -52,7 +50,7 @@ export class BookUserAggregates {
       this.collections.find({}, { book_id: 1, rating: 1, tags: 1 }).lean<Entry[]>().exec(),
       this.reviews.find({}, { book_id: 1, rating: 1 }).lean<Rated[]>().exec(),
     ]);
-    return aggregate(entries, reviews);
+    return aggregateContributions([...entries, ...reviews]);
   }
 
   /** Every book's aggregates as they stand, and version (BooksRepository.allAggregates). */
@@ -109,8 +107,4 @@ export function difference(stored: UserAggregates, source: UserAggregates): Aggr
   const raters = source.num - stored.num;
   const ratingSum = source.sum - stored.sum;
   return raters === 0 && ratingSum === 0 && tags.size === 0 ? null : { raters, ratingSum, tags };
-}
-
-function aggregate(entries: Entry[], reviews: Rated[]): Map<string, UserAggregates> {
-  return aggregateContributions([...entries, ...reviews]);
 }

@@ -1,6 +1,4 @@
-import {
-  MAX_NOTE_COMMENT_LENGTH, MAX_NOTE_CONTENT_LENGTH, MAX_NOTE_TITLE_LENGTH, NotePrivacies, NotePrivacy, ToBoolean, VISIBLE_TEXT,
-} from '@plaza/contracts';
+import { IMPORTED_CONTENT_ID, MAX_NOTE_COMMENT_LENGTH, MAX_NOTE_CONTENT_LENGTH, MAX_NOTE_TITLE_LENGTH, NotePrivacies, NotePrivacy, ToBoolean, VISIBLE_TEXT } from '@plaza/contracts';
 import { Type } from 'class-transformer';
 import { IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, MaxLength, ValidateIf, ValidateNested } from 'class-validator';
 
@@ -9,7 +7,7 @@ import { IsBoolean, IsDefined, IsIn, IsObject, IsOptional, IsString, Matches, Ma
  * Comment and a like as the API shows them, with the ids kept. Ids are digits, at most 15 of them,
  * so the id sequences can be moved past them exactly.
  */
-export const RECORD_ID = /^[0-9]{1,15}$/;
+export const RECORD_ID = IMPORTED_CONTENT_ID;
 const idMessage = { message: '$property must be a string of at most 15 digits' };
 const USER_ID = /^[0-9]{1,20}$/;
 

@@ -64,8 +64,11 @@ export class ImportBatch {
 /** Kinds of users' content whose ids the owning service also gives through the API, from a sequence. */
 export const SEQUENCED_IMPORT_KINDS: readonly ImportKind[] = ['collection', 'book_review', 'annotation', 'note', 'note_comment'];
 
-/** An imported id of a sequenced kind: 1 to 15 digits (a safe integer), as a string or a number. */
-const SEQUENCED_ID = /^[0-9]{1,15}$/;
+/**
+ * An imported id of a sequenced kind: 1 to 15 digits (a safe integer), so the id sequences can be
+ * moved past it exactly; the services' import records validate their ids with it.
+ */
+export const IMPORTED_CONTENT_ID = /^[0-9]{1,15}$/;
 
 /** The largest valid id of each sequenced kind among `lines` (kinds without one are left out). */
 export function largestSequencedIds(lines: readonly Pick<ImportLine, 'kind' | 'record'>[]): Record<string, number> {
@@ -73,7 +76,7 @@ export function largestSequencedIds(lines: readonly Pick<ImportLine, 'kind' | 'r
   for (const { kind, record } of lines) {
     if (!SEQUENCED_IMPORT_KINDS.includes(kind as ImportKind)) continue;
     const id = typeof record.id === 'number' || typeof record.id === 'string' ? String(record.id) : '';
-    if (SEQUENCED_ID.test(id)) largest[kind] = Math.max(largest[kind] ?? 0, Number(id));
+    if (IMPORTED_CONTENT_ID.test(id)) largest[kind] = Math.max(largest[kind] ?? 0, Number(id));
   }
   return largest;
 }
