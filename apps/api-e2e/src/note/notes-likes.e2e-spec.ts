@@ -1,6 +1,10 @@
+import { reconcileMessage } from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import { connect } from 'nats';
 import { tokenFor } from '../support/auth';
 import { crowd, CROWD_SIZE } from '../support/fixtures';
 import { del, expectError, get, post } from '../support/http';
+import { natsOptionsAs } from '../support/stack-info';
 import { createNote, expectStatus, NoteBody, NoteUsers, tokensOf, withNoteDatabase } from './note-fixtures';
 
 /**
@@ -102,6 +106,18 @@ describe('note likes', () => {
       expect((await get(`/v2/note/${note.id}`, { token: t.lea })).body.liked_count).toBe(CROWD_SIZE - 30);
       expect((await get(`/v2/note/user_liked/${crowd(1).id}`, { token: t.lea })).body.notes.map((n: NoteBody) => n.id)).toContain(note.id);
     }, 120_000);
+
+    it("agrees with the service's reconciliation, which counts the likes again (npm run reconcile)", async () => {
+      const nc = await connect({ ...natsOptionsAs('reconcile'), name: 'notes-likes-test' });
+      try {
+        const r = await new ServiceBus(nc, 60_000).request(reconcileMessage('note'), { repair: false });
+        expect(r.checked.notes).toBeGreaterThan(0);
+        expect(r.checked.note_likes).toBeGreaterThanOrEqual(CROWD_SIZE - 30);
+        expect(r.samples.filter((d) => d.id === note.id)).toEqual([]);
+      } finally {
+        await nc.close();
+      }
+    }, 60_000);
 
     it('deleting the note removes its likes', async () => {
       expectStatus(await del(`/v2/note/${note.id}`, { token: t.lea }), 200);

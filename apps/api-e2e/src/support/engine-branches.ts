@@ -18,6 +18,7 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'book.books.replace',
     'book.books.search-upkeep',
     'book.books.user-aggregates',
+    'book.aggregates.journal',
     'book.collections.replace',
     'book.collections.delete',
     'book.collections.upkeep',
@@ -40,7 +41,7 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'movie.lists.change',
     'change-feed.clear',
   ],
-  note: ['note.notes.counters', 'note.notes.by-author', 'note.notes.upkeep', 'note.notes.by-id'],
+  note: ['note.notes.counters', 'note.counters.journal', 'note.notes.all-counters', 'note.notes.by-author', 'note.notes.upkeep', 'note.notes.by-id'],
   event: [
     'event.events.counters',
     'event.events.by-ids',

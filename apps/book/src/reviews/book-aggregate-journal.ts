@@ -77,7 +77,9 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
   /**
    * Runs a write of a source of the book's aggregates (an entry or a review, then the book) under
    * a journal entry naming the book, and the user whose tag counts an entry write moves. Waits for
-   * the first sweep, and for a repair of the same targets under way.
+   * the first sweep, and for a repair of the same targets under way. On the local engine no entry
+   * is written: the aggregates, tag counts and tag ranks are held in memory and counted from their
+   * sources at every start (BookLocalEngine), so a crash between the steps leaves nothing off.
    */
   async run<T>(bookId: string, work: () => Promise<T>, userId?: string): Promise<T> {
     await (this.schedule?.first ?? Promise.resolve());
@@ -87,7 +89,7 @@ export class BookAggregateJournal implements OnModuleInit, OnApplicationShutdown
       this.writing.set(target, (this.writing.get(target) ?? 0) + 1);
     }
     try {
-      return await this.journal.run(targets, work);
+      return await this.engine.run('book.aggregates.journal', { mongodb: () => this.journal.run(targets, work), local: work });
     } finally {
       for (const target of targets) {
         const left = (this.writing.get(target) ?? 1) - 1;

@@ -6,15 +6,15 @@ import { cleanText } from '../markup/note-markup';
 import { NoteAccess, viewerOf } from '../notes/note-access';
 import { NoteViews } from '../notes/note-views';
 import { NoteCounterWriter } from '../notes/note-counters';
-import { NoteRepair, noteTarget } from '../recovery/note-repair';
+import { NoteRepair } from '../recovery/note-repair';
 import { CommentsRepository, StoredComment } from './comments.repository';
 
 /**
  * Comments on notes (docs/api/note.md). Whoever may see a note may read and, while
  * can_reply holds, write its comments; the comment's author or the note's owner may delete one.
  * comments_count follows each insert and delete, which run under the note's lock
- * (NoteCounterWriter), both steps under a repair-journal entry (NoteRepair: a process that dies
- * between them leaves the note to be recounted from its comments by the next sweep).
+ * (NoteCounterWriter); a crash between the two cannot leave comments_count off
+ * (NoteRepair.counterWrite).
  */
 @Injectable()
 export class CommentsService {
@@ -45,7 +45,7 @@ export class CommentsService {
       content: cleanText(req.comment.content),
       created: this.clock.now(),
     };
-    await this.repair.journal.run([noteTarget(note._id)], async () => {
+    await this.repair.counterWrite(note._id, async () => {
       // under the note's lock: it stands only if the note still takes comments then
       const { note: after } = await this.counters.change(note._id, 'comments_count', async (current) => {
         if (!current.can_reply) throw closed();
@@ -70,7 +70,7 @@ export class CommentsService {
       throw new ApiError('need_permission', "only the comment's author or the note's owner may delete it");
     }
     // of two racing deletes only one removes the comment, and only that one recounts
-    await this.repair.journal.run([noteTarget(note._id)], async () => {
+    await this.repair.counterWrite(note._id, async () => {
       await this.counters.change(note._id, 'comments_count', async () => ((await this.comments.delete(comment._id)) ? -1 : 0));
     });
     return {};

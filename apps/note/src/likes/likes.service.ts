@@ -5,15 +5,15 @@ import { NoteAccess, viewerOf } from '../notes/note-access';
 import { NoteCounterWriter, SourceChange } from '../notes/note-counters';
 import { NoteViews } from '../notes/note-views';
 import { NotesRepository, StoredNote } from '../notes/notes.repository';
-import { NoteRepair, noteTarget } from '../recovery/note-repair';
+import { NoteRepair } from '../recovery/note-repair';
 import { LikesRepository } from './likes.repository';
 
 /**
  * Likes (docs/api/note.md: 202 with the Note; liking twice changes nothing). The insert
  * (or delete) of the like document decides whether anything changes, atomically on both engines;
  * it runs under the note's lock and liked_count follows it (NoteCounterWriter), exact under
- * concurrent likes. Both steps run under a repair-journal entry: if the process dies between
- * them, the note is recounted from its likes by the next sweep (NoteRepair).
+ * concurrent likes. A crash between the two steps cannot leave liked_count off
+ * (NoteRepair.counterWrite).
  */
 @Injectable()
 export class LikesService {
@@ -60,9 +60,9 @@ export class LikesService {
     return removed;
   }
 
-  /** A like's insert or delete and liked_count after it, under a journal entry (NoteRepair recounts the note if the process dies between them). */
+  /** A like's insert or delete and liked_count after it, guarded against a crash between them (NoteRepair.counterWrite). */
   private async changeLike(noteId: string, change: SourceChange): Promise<StoredNote> {
-    return this.repair.journal.run([noteTarget(noteId)], async () => {
+    return this.repair.counterWrite(noteId, async () => {
       const { note } = await this.counters.change(noteId, 'liked_count', change);
       if (!note) throw new ApiError('target_not_found', `no note ${noteId}`);
       return note;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DatabaseEngine } from '@plaza/service-kit';
 import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
+import { NoteLocalEngine } from './local-engine';
 import { NoteCounters, NotesRepository, StoredNote } from './notes.repository';
 
 export type CounterField = keyof Required<NoteCounters>;
@@ -36,18 +37,18 @@ const MAX_ATTEMPTS = 20;
  * Keeps liked_count and comments_count equal to their sources (note_likes, note_comments).
  *
  * A like, a comment or their removal is a source change that runs under the note's lock
- * (NotesRepository.exclusive), followed by the counter's write under the same lock. Changes that
+ * (NotesRepository.exclusive), followed by the counter's move under the same lock. Changes that
  * arrive while the lock is busy wait together and go in one batch: their source writes one after
- * the other, then one counter write (group commit: 200 concurrent likes cost a handful of counter
- * writes). The counter write differs by branch (DatabaseEngine):
+ * the other, then one move of the counter (group commit: 200 concurrent likes cost a handful of
+ * counter writes). The move differs by branch (DatabaseEngine):
  * - MongoDB: the counter is counted again from its source by the indexed `note_id` and written
  *   with `$set`, a compare-and-swap on `counts_v`, so any number of instances stay exact;
- * - local (FerretDB, one instance: its lease): `$inc` by the batch's sum. Every source change of
- *   the note runs under this lock, so the sum is exact, and a count (a scan of the collection on
- *   FerretDB) is left to repairs.
- * `recount` counts from the source and `$set`s on both branches: under the lock it is right
- * whenever it runs, which is what repairs (NoteRepair: a write that died between its source and
- * its counter) and `npm run reconcile` use.
+ * - local (FerretDB, one instance: its lease): the counters are held in memory, not stored
+ *   (NoteLocalEngine), and move by the batch's sum. Every source change of the note runs under
+ *   this lock, so the sum is exact; they are counted again from the sources at every start.
+ * `recount` counts from the sources on both branches: under the lock it is right whenever it
+ * runs, which is what repairs (NoteRepair: a write that died between its source and its counter,
+ * an import) and `npm run reconcile` use.
  */
 @Injectable()
 export class NoteCounterWriter {
@@ -58,6 +59,7 @@ export class NoteCounterWriter {
     private readonly likes: LikesRepository,
     private readonly comments: CommentsRepository,
     private readonly engine: DatabaseEngine,
+    private readonly local: NoteLocalEngine,
   ) {}
 
   /** Runs `change` under the note's lock and writes the counter after it. */
@@ -104,24 +106,25 @@ export class NoteCounterWriter {
     const sums: NoteCounters = {};
     for (const [p, d] of moved) sums[p.field] = (sums[p.field] ?? 0) + d;
     const after = await this.engine.run('note.notes.counters', {
-      mongodb: () => this.recountAndSwap(note, COUNTER_FIELDS.filter((f) => recounted.has(f) || sums[f] !== undefined), true),
+      mongodb: () => this.recountAndSwap(note, COUNTER_FIELDS.filter((f) => recounted.has(f) || sums[f] !== undefined)),
       local: async () => {
-        const counted = await this.recountAndSwap(note, COUNTER_FIELDS.filter((f) => recounted.has(f)), false);
-        const inc = Object.fromEntries(COUNTER_FIELDS.filter((f) => !recounted.has(f) && sums[f]).map((f) => [f, sums[f] as number]));
-        return Object.keys(inc).length > 0 && counted ? this.notes.addToCounters(counted, inc) : counted;
+        // held in memory (NoteLocalEngine), the note's `byId` above waited for their count
+        if (recounted.size > 0) this.local.setCounters(id, await this.count(id, [...recounted]));
+        this.local.moveCounters(id, Object.fromEntries(COUNTER_FIELDS.filter((f) => !recounted.has(f)).map((f) => [f, sums[f] ?? 0])));
+        return this.local.withCounters(note);
       },
     });
     for (const p of live) p.resolve({ note: after, moved: moved.get(p) ?? 0 });
   }
 
-  /** Counts `fields` from their sources and writes them (a compare-and-swap on the MongoDB branch), retrying when another instance wrote first. */
-  private async recountAndSwap(current: StoredNote, fields: CounterField[], compareAndSwap: boolean): Promise<StoredNote | null> {
+  /** Counts `fields` from their sources and writes them, a compare-and-swap retried when another instance wrote first. */
+  private async recountAndSwap(current: StoredNote, fields: CounterField[]): Promise<StoredNote | null> {
     let note: StoredNote | null = current;
     for (let attempt = 0; attempt < MAX_ATTEMPTS && note; attempt++) {
       if (fields.length === 0) return note;
       const counts = await this.count(note._id, fields);
       if (fields.every((f) => (note as StoredNote)[f] === counts[f])) return note;
-      const stored = await this.notes.setCounters(note, counts, compareAndSwap);
+      const stored = await this.notes.setCounters(note, counts);
       if (stored) return stored;
       note = await this.notes.byId(current._id);
     }

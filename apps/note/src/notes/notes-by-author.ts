@@ -35,6 +35,11 @@ export class NotesByAuthor extends LocalReadModel<NoteDocument> {
     return held && { ...held };
   }
 
+  /** Every note held, as held: the caller copies what it changes. */
+  all(): IterableIterator<NoteDocument> {
+    return this.notes.values();
+  }
+
   /** A page of `authorId`'s notes of the given privacies, newest first, and how many there are. */
   page(authorId: string, privacies: readonly NotePrivacy[], start: number, count: number): { total: number; notes: NoteDocument[] } {
     const shelves = this.shelvesOf(authorId);

@@ -1,5 +1,7 @@
 import { NotePrivacy } from '@plaza/contracts';
 import { DatabaseEngine } from '@plaza/service-kit';
+import { CommentsRepository } from '../comments/comments.repository';
+import { LikesRepository } from '../likes/likes.repository';
 import { NoteLocalEngine } from './local-engine';
 import { newestFirst } from './notes-by-author';
 import { NotesRepository, StoredNote } from './notes.repository';
@@ -78,10 +80,18 @@ describe('NotesRepository on the local engine', () => {
   let db: FakeNotes;
   let notes: NotesRepository;
 
+  let local: NoteLocalEngine;
+  /** How many likes and comments each note has in their collections when the service starts. */
+  let sources: { likes: Map<string, number>; comments: Map<string, number> };
+
   beforeEach(() => {
     db = new FakeNotes();
+    sources = { likes: new Map(), comments: new Map() };
     const engine = DatabaseEngine.fixed('local');
-    notes = new NotesRepository(db as never, engine, new NoteLocalEngine(db as never, engine));
+    const likes = { countsByNote: async () => sources.likes } as unknown as LikesRepository;
+    const comments = { countsByNote: async () => sources.comments } as unknown as CommentsRepository;
+    local = new NoteLocalEngine(db as never, likes, comments, engine);
+    notes = new NotesRepository(db as never, engine, local);
   });
 
   async function stored(id: string): Promise<StoredNote> {
@@ -90,10 +100,10 @@ describe('NotesRepository on the local engine', () => {
     return found;
   }
 
-  /** The held list equals the database's for every kind of viewer. */
+  /** The held list equals the database's for every kind of viewer, with the counters held. */
   async function expectListsAsStored(): Promise<void> {
     for (const privacies of [['public', 'friend', 'private'], ['public', 'friend'], ['public']] as NotePrivacy[][]) {
-      const stored = db.list('7', privacies);
+      const stored = db.list('7', privacies).map((n) => local.withCounters(n));
       expect(await notes.listByAuthor('7', privacies, 0, 20)).toEqual({ total: stored.length, notes: stored });
     }
   }
@@ -106,15 +116,31 @@ describe('NotesRepository on the local engine', () => {
     await expectListsAsStored();
     await notes.update(await stored('3'), { title: 'edited', privacy: 'private' });
     await expectListsAsStored();
-    await notes.addToCounters(await stored('1'), { liked_count: 2 });
-    await notes.setCounters(await stored('2'), { comments_count: 5 }, false);
+    local.moveCounters('1', { liked_count: 2 });
+    local.setCounters('2', { comments_count: 5 });
     await expectListsAsStored();
-    expect((await notes.listByAuthor('7', ['public'], 0, 20)).notes[0]).toMatchObject({ _id: '1', liked_count: 2 });
+    expect((await notes.listByAuthor('7', ['public'], 0, 20)).notes.find((n) => n._id === '1')).toMatchObject({ liked_count: 2, comments_count: 0 });
     await notes.delete('2');
     await expectListsAsStored();
-    // a write of a note that is gone changes nothing
-    expect(await notes.addToCounters(note('2', 'friend', 2), { liked_count: 1 })).toBeNull();
-    await expectListsAsStored();
+  });
+
+  it('shows the counters counted from the likes and comments at start, never the stored ones, and moves them in memory', async () => {
+    db.docs.set('1', { ...note('1', 'public', 1), liked_count: 9, comments_count: 9 });
+    db.docs.set('2', note('2', 'public', 2));
+    sources.likes.set('1', 3);
+    sources.comments.set('1', 2);
+    sources.comments.set('2', 1);
+    expect(await stored('1')).toMatchObject({ liked_count: 3, comments_count: 2 });
+    expect((await notes.listByAuthor('7', ['public'], 0, 20)).notes.map((n) => [n._id, n.liked_count, n.comments_count])).toEqual([['2', 0, 1], ['1', 3, 2]]);
+    local.moveCounters('1', { liked_count: 1, comments_count: -1 });
+    expect(await stored('1')).toMatchObject({ liked_count: 4, comments_count: 1 });
+    // nothing of them written to the note
+    expect(db.docs.get('1')).toMatchObject({ liked_count: 9, comments_count: 9 });
+    expect((await collect(await notes.allCounters())).map((n) => [n._id, n.liked_count, n.comments_count])).toEqual([['1', 4, 1], ['2', 0, 1]]);
+    // a note deleted takes its counters along: one of that id written again starts from its sources
+    await notes.delete('1');
+    await notes.insert(note('1', 'public', 1));
+    expect(await stored('1')).toMatchObject({ liked_count: 0, comments_count: 0 });
   });
 
   it('reads a note by id from the database until the notes have loaded, then from the notes held, as stored', async () => {
@@ -128,9 +154,9 @@ describe('NotesRepository on the local engine', () => {
     expect(await notes.byId('1')).toEqual(db.docs.get('1'));
     expect(reads).toBe(1);
     await notes.listByAuthor('7', ['public'], 0, 20);
-    await notes.addToCounters(await stored('1'), { liked_count: 3 });
+    local.moveCounters('1', { liked_count: 3 });
     const held = await notes.byId('1');
-    expect(held).toEqual(db.docs.get('1'));
+    expect(held).toEqual({ ...db.docs.get('1'), liked_count: 3 });
     expect(await notes.byId('404')).toBeNull();
     expect(reads).toBe(1);
     // the caller's copy: changing it changes nothing held
@@ -149,3 +175,9 @@ describe('NotesRepository on the local engine', () => {
     await expectListsAsStored();
   });
 });
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}

@@ -9,6 +9,8 @@ import { NoteDocument } from './note.schema';
 
 export type StoredNote = NoteDocument;
 export type NoteCounters = Partial<Pick<NoteDocument, 'liked_count' | 'comments_count'>>;
+/** What reconciliation compares of each note with its sources. */
+export type NoteCountersRow = Pick<NoteDocument, '_id' | 'liked_count' | 'comments_count' | 'privacy'>;
 
 /**
  * The notes collection. Every change of a note document runs inside `exclusive(id, ...)`: on
@@ -34,13 +36,18 @@ export class NotesRepository {
     return this.lock.run(id, task);
   }
 
-  /** One note by `_id`: the database on MongoDB, the notes held in memory on the local engine (the database until they have loaded). */
+  /**
+   * One note by `_id`: the database on MongoDB; on the local engine the notes held in memory (the
+   * database until they have loaded), with the counters held there (NoteLocalEngine).
+   */
   async byId(id: string): Promise<StoredNote | null> {
     return this.engine.run('note.notes.by-id', {
       mongodb: () => this.storedById(id),
       local: async () => {
+        await this.local.countersReady();
         const held = this.local.note(id);
-        return held === undefined ? this.storedById(id) : held;
+        const note = held === undefined ? await this.storedById(id) : held;
+        return note && this.local.withCounters(note);
       },
     });
   }
@@ -65,37 +72,25 @@ export class NotesRepository {
   }
 
   /**
-   * Sets the counters to values counted from their sources (NoteCounterWriter, inside `exclusive`).
-   * With `compareAndSwap` (the MongoDB branch) only if `counts_v` is still the one read (a missing
-   * one is `null`), so a recount by another instance that was computed later is never overwritten;
-   * without (the local branch) the lock is the guard (one instance, and a filter beyond `_id` would scan). Returns the note as stored, or null when it changed or is gone.
+   * Sets the counters to values counted from their sources (NoteCounterWriter's MongoDB branch,
+   * inside `exclusive`), only if `counts_v` is still the one read (a missing one is `null`), so a
+   * recount by another instance that was computed later is never overwritten. Returns the note as
+   * stored, or null when it changed or is gone. The local engine stores no counters (NoteLocalEngine).
    */
-  async setCounters(current: StoredNote, counts: NoteCounters, compareAndSwap: boolean): Promise<StoredNote | null> {
+  async setCounters(current: StoredNote, counts: NoteCounters): Promise<StoredNote | null> {
     const version = current.counts_v ?? 0;
     // `counts_v: null` matches a note that has none yet (the driver types it as a number only)
-    const filter: mongo.Filter<NoteDocument> = compareAndSwap ? { _id: current._id, counts_v: (current.counts_v ?? null) as number } : { _id: current._id };
-    const result = await this.tracked(current._id, () => driverCollection(this.notes).updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }), (r) =>
-      // unmatched: gone, or (compare-and-swap) changed by another instance, then read back
-      r.matchedCount === 1 ? { ...current, ...counts, counts_v: version + 1 } : compareAndSwap ? undefined : null,
-    );
+    const filter: mongo.Filter<NoteDocument> = { _id: current._id, counts_v: (current.counts_v ?? null) as number };
+    const result = await this.engine.write(() => driverCollection(this.notes).updateOne(filter, { $set: { ...counts, counts_v: version + 1 } }));
     return result.matchedCount === 1 ? { ...current, ...counts, counts_v: version + 1 } : null;
   }
 
-  /** Adds to the counters (the local branch of NoteCounterWriter, inside `exclusive`); the note after, or null when it is gone. */
-  async addToCounters(current: StoredNote, inc: NoteCounters): Promise<StoredNote | null> {
-    const after: StoredNote = {
-      ...current,
-      liked_count: (current.liked_count ?? 0) + (inc.liked_count ?? 0),
-      comments_count: (current.comments_count ?? 0) + (inc.comments_count ?? 0),
-      counts_v: (current.counts_v ?? 0) + 1,
-    };
-    const result = await this.tracked(current._id, () => driverCollection(this.notes).updateOne({ _id: current._id }, { $inc: { ...inc, counts_v: 1 } }), (r) => (r.matchedCount === 1 ? after : null));
-    return result.matchedCount === 1 ? after : null;
-  }
-
-  /** Every note's counters and privacy (reconciliation), a page at a time by `_id`. */
-  async *allCounters(): AsyncIterable<Pick<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'privacy'>> {
-    yield* this.notes.find({}, { liked_count: 1, comments_count: 1, privacy: 1 }).lean<Array<Pick<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'privacy'>>>().cursor();
+  /** Every note's counters and privacy (reconciliation): from the database, or on the local engine as held there with its counters. */
+  async allCounters(): Promise<AsyncIterable<NoteCountersRow>> {
+    return this.engine.run<AsyncIterable<NoteCountersRow>>('note.notes.all-counters', {
+      mongodb: () => this.notes.find({}, { liked_count: 1, comments_count: 1, privacy: 1 }).lean<NoteCountersRow[]>().cursor(),
+      local: () => this.local.allNotes(),
+    });
   }
 
   /** Inside `exclusive`. False when there was no such note. */

@@ -1,6 +1,6 @@
 import { NotePrivacy } from '@plaza/contracts';
 import { KeyedMutex, Metrics, ReadinessRegistry } from '@plaza/platform';
-import { NO_SWEEP } from '@plaza/service-kit';
+import { DatabaseEngine, NO_SWEEP } from '@plaza/service-kit';
 import type { Connection } from 'mongoose';
 import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
@@ -53,10 +53,10 @@ describe('NoteRepair.reconcile', () => {
     const notes = {
       exclusive: <T>(id: string, task: () => Promise<T>) => store.lock.run(id, task),
       byId: async (id: string) => (store.notes.has(id) ? { ...(store.notes.get(id) as Note) } : null),
-      allCounters: async function* () {
+      allCounters: async () => (async function* () {
         betweenReads();
         for (const n of [...store.notes.values()]) yield { ...n };
-      },
+      })(),
     };
     const likes = {
       summaryByNote: async () => {
@@ -90,7 +90,7 @@ describe('NoteRepair.reconcile', () => {
     const logger = { info: jest.fn(), warn: jest.fn() };
     repair = new NoteRepair(
       {} as Connection, notes as unknown as NotesRepository, likes as unknown as LikesRepository, comments as unknown as CommentsRepository,
-      { recount } as unknown as NoteCounterWriter, pictures as unknown as NotePictures, {} as ReadinessRegistry, logger as never,
+      { recount } as unknown as NoteCounterWriter, pictures as unknown as NotePictures, {} as ReadinessRegistry, DatabaseEngine.fixed('mongodb'), logger as never,
     );
     jest.spyOn(repair.journal, 'openTargets').mockImplementation(async () => new Set(store.open));
     jest.spyOn(repair.journal, 'sweep').mockResolvedValue(NO_SWEEP);

@@ -8,7 +8,7 @@ import { LikesRepository } from '../likes/likes.repository';
 import { COUNTER_FIELDS, NoteCounterWriter } from '../notes/note-counters';
 import { NotesRepository, StoredNote } from '../notes/notes.repository';
 import { NotePictures } from '../pictures/note-pictures';
-import { confirmDrifts, NO_SWEEP, reconcileReport, RepairJournal, repairDrifts, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
+import { confirmDrifts, DatabaseEngine, NO_SWEEP, reconcileReport, RepairJournal, repairDrifts, scheduleSweeps, splitTarget, SweepResult } from '@plaza/service-kit';
 
 /** How often the journal is swept while the service runs (it is swept at start too). */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -38,6 +38,7 @@ export class NoteRepair implements OnModuleInit, OnApplicationShutdown {
     private readonly counters: NoteCounterWriter,
     private readonly pictures: NotePictures,
     private readonly readiness: ReadinessRegistry,
+    private readonly engine: DatabaseEngine,
     @Inject(LOGGER) private readonly logger: Logger,
   ) {
     this.journal = new RepairJournal(connection, 'note_repairs');
@@ -52,6 +53,19 @@ export class NoteRepair implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     this.schedule?.stop();
     await this.journal.flush();
+  }
+
+  /**
+   * Runs a like's or a comment's write and its note's counter after it (NoteCounterWriter): under
+   * a journal entry on MongoDB, where a process that dies between the two leaves the note to be
+   * recounted by the sweep; as it is on the local engine, whose counters are held in memory and
+   * counted again from their sources at every start (NoteLocalEngine), so no crash leaves them off.
+   */
+  counterWrite<T>(noteId: string, work: () => Promise<T>): Promise<T> {
+    return this.engine.run('note.counters.journal', {
+      mongodb: () => this.journal.run([noteTarget(noteId)], work),
+      local: work,
+    });
   }
 
   async sweep(): Promise<SweepResult> {
@@ -108,7 +122,7 @@ export class NoteRepair implements OnModuleInit, OnApplicationShutdown {
     const suspects = new Set<string>();
     const seen = new Set<string>();
     let busy = 0;
-    for await (const note of this.notes.allCounters()) {
+    for await (const note of await this.notes.allCounters()) {
       checked.notes++;
       seen.add(note._id);
       if (open.has(noteTarget(note._id))) {
