@@ -72,6 +72,23 @@ describe('LocalSearchIndex', () => {
     expect(index.size).toBe(1);
   });
 
+  it('moves a record rewritten with the same words by its new rank and tags, and one with other titles to them alone', async () => {
+    const index = new LocalSearchIndex<Book>();
+    await index.ready(() => from([book('1', 'Zebrafish', 1, '', ['fish']), book('2', 'Zebrafish', 5, '', ['fish'])]));
+    expect(ids(index, 'zebrafish')).toEqual(['2', '1']);
+    // a rating: the same words, more raters, another tag
+    index.put(book('1', 'Zebrafish', 9, '', ['fish', 'science']));
+    expect(ids(index, 'zebrafish')).toEqual(['1', '2']);
+    expect(ids(index, undefined, 'science')).toEqual(['1']);
+    // a new title: the old one's words and its exact match find it no more
+    index.put(book('2', 'Goldfish', 5));
+    expect(ids(index, 'zebrafish')).toEqual(['1']);
+    expect(ids(index, 'goldfish')).toEqual(['2']);
+    expect(ids(index, undefined, 'fish')).toEqual(['1']);
+    index.put(book('2', 'Zebrafish Two', 5));
+    expect(ids(index, 'zebrafish')).toEqual(['1', '2']);
+  });
+
   it('loads once, and a write during the load wins over what the load read', async () => {
     const index = new LocalSearchIndex<Book>();
     let loads = 0;

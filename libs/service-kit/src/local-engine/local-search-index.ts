@@ -83,10 +83,16 @@ export class LocalSearchIndex<Doc extends SearchableDocument, Kept = never> exte
     return { total: ids.length, first: smallest(ranked, needed).map((m) => m.id) };
   }
 
+  /**
+   * Replaces what is held of the record. Each term index leaves a record's terms in place when
+   * they did not change (`TermIndex.put`), as for most writes (a book's rating moves its rank and
+   * tags, never its words), so the record is not taken out of them first.
+   */
   protected store(doc: Doc): void {
-    this.drop(doc._id);
     const fields = this.fieldsOf(doc);
     const titleKeys = [...new Set(fields.title_keys)];
+    const before = this.entries.get(doc._id);
+    if (before) this.unlinkTitleKeys(doc._id, before.titleKeys);
     this.entries.set(doc._id, { rank: fields.search_rank, titleKeys, tagRanks: this.tagRanksOf?.(doc), kept: this.keep?.(doc) });
     this.terms.put(doc._id, fields.search_terms);
     this.titleTerms.put(doc._id, fields.title_terms);
@@ -101,15 +107,19 @@ export class LocalSearchIndex<Doc extends SearchableDocument, Kept = never> exte
   protected drop(id: string): void {
     const entry = this.entries.get(id);
     if (!entry) return;
-    for (const key of entry.titleKeys) {
-      const ids = this.exact.get(key);
-      ids?.delete(id);
-      if (ids?.size === 0) this.exact.delete(key);
-    }
+    this.unlinkTitleKeys(id, entry.titleKeys);
     this.entries.delete(id);
     this.terms.remove(id);
     this.titleTerms.remove(id);
     this.tags.remove(id);
+  }
+
+  private unlinkTitleKeys(id: string, keys: string[]): void {
+    for (const key of keys) {
+      const ids = this.exact.get(key);
+      ids?.delete(id);
+      if (ids?.size === 0) this.exact.delete(key);
+    }
   }
 }
 
