@@ -12,9 +12,9 @@ import { NotesRepository } from './notes.repository';
 const db = new mongoose.Mongoose();
 const noteModel = db.model(NoteDocument.name, NoteSchema) as never;
 // the MongoDB branch of the lists (the local one reads NoteLocalEngine's notes held by author)
-const notes = new NotesRepository(noteModel, MONGODB_ENGINE, new NoteLocalEngine(noteModel, MONGODB_ENGINE));
 const likes = new LikesRepository(db.model(NoteLikeDocument.name, NoteLikeSchema) as never, MONGODB_ENGINE);
 const comments = new CommentsRepository(db.model(NoteCommentDocument.name, NoteCommentSchema) as never);
+const notes = new NotesRepository(noteModel, MONGODB_ENGINE, new NoteLocalEngine(noteModel, likes, comments, MONGODB_ENGINE));
 
 describe('note queries use indexes on MongoDB', () => {
   it("a user's notes (each privacy set), liked notes, and a note's comments, with their counts", async () => {
