@@ -45,18 +45,12 @@ export class LikesRepository {
     return this.likes.countDocuments({ note_id: noteId }).exec();
   }
 
-  /** How many likes each note has (one pass over the collection: the local engine's count at start). */
-  async countsByNote(): Promise<Map<string, number>> {
-    const rows = await this.likes.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$note_id', n: { $sum: 1 } } }]).exec();
-    return new Map(rows.map((r) => [r._id, r.n]));
-  }
-
   /** For reconciliation of one note: its likes whose privacy copy is not `privacy` (the `note_id` index on MongoDB). */
   async countWithOtherPrivacy(noteId: string, privacy: NotePrivacy): Promise<number> {
     return this.likes.countDocuments({ note_id: noteId, note_privacy: { $ne: privacy } }).exec();
   }
 
-  /** For reconciliation: per note, how many likes carry each privacy copy (one pass over the collection). */
+  /** Per note, how many likes carry each privacy copy (one pass over the collection): reconciliation, and the local engine's count at start. */
   async summaryByNote(): Promise<Map<string, Map<NotePrivacy, number>>> {
     const rows = await this.likes
       .aggregate<{ _id: { note: string; privacy: NotePrivacy }; n: number }>([{ $group: { _id: { note: '$note_id', privacy: '$note_privacy' }, n: { $sum: 1 } } }])

@@ -47,9 +47,16 @@ export class NoteLocalEngine implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.byAuthor.preload(this.engine, () => this.all());
-    // not ready before the counters are counted on the local engine (requests meanwhile wait for the count)
-    this.readiness?.register({ name: 'note-counters', check: async () => this.counted || !(await this.engine.isLocal()) });
-    if (await this.engine.isLocal().catch(() => false)) void this.countersReady().catch(() => undefined);
+    // not ready before the counters are counted on the local engine (requests meanwhile wait for
+    // the count); a probe after a failed count starts it again, so readiness never sticks on it
+    this.readiness?.register({ name: 'note-counters', check: async () => this.counted || !(await this.engine.isLocal()) || this.startCounting() });
+    if (await this.engine.isLocal().catch(() => false)) this.startCounting();
+  }
+
+  /** Starts the count in the background (not ready yet: false). */
+  private startCounting(): false {
+    void this.countersReady().catch(() => undefined);
+    return false;
   }
 
   /**
@@ -111,10 +118,11 @@ export class NoteLocalEngine implements OnApplicationBootstrap {
   }
 
   private async countAll(): Promise<void> {
-    const [likes, comments] = await Promise.all([this.likes.countsByNote(), this.comments.countsByNote()]);
+    const [likes, comments] = await Promise.all([this.likes.summaryByNote(), this.comments.countsByNote()]);
     this.counters.clear();
     for (const id of new Set([...likes.keys(), ...comments.keys()])) {
-      this.counters.set(id, { liked_count: likes.get(id) ?? 0, comments_count: comments.get(id) ?? 0 });
+      const liked = [...(likes.get(id)?.values() ?? [])].reduce((sum, n) => sum + n, 0);
+      this.counters.set(id, { liked_count: liked, comments_count: comments.get(id) ?? 0 });
     }
     this.counted = true;
   }

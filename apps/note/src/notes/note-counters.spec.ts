@@ -53,6 +53,11 @@ class SlowNotes {
     for (const key of source) counts.set(key.split(':')[0], (counts.get(key.split(':')[0]) ?? 0) + 1);
     return counts;
   }
+
+  /** The likes' summary by note and privacy copy (all public here). */
+  likesByNote(): Map<string, Map<string, number>> {
+    return new Map([...this.countsByNote(this.likes)].map(([id, n]) => [id, new Map([['public', n]])]));
+  }
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
@@ -80,7 +85,7 @@ describe.each(['local', 'mongodb'] as const)('NoteCounterWriter, %s branch', (br
   beforeEach(async () => {
     store = new SlowNotes();
     store.notes.set('1', note('1'));
-    const likes = { countForNote: (id: string) => store.countLikes(id), countsByNote: async () => store.countsByNote(store.likes) } as unknown as LikesRepository;
+    const likes = { countForNote: (id: string) => store.countLikes(id), summaryByNote: async () => store.likesByNote() } as unknown as LikesRepository;
     const comments = { countForNote: (id: string) => store.countComments(id), countsByNote: async () => store.countsByNote(store.comments) } as unknown as CommentsRepository;
     const engine = DatabaseEngine.fixed(branch);
     local = new NoteLocalEngine(undefined as never, likes, comments, engine);

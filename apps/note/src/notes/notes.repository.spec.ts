@@ -1,4 +1,5 @@
 import { NotePrivacy } from '@plaza/contracts';
+import { ReadinessRegistry } from '@plaza/platform';
 import { DatabaseEngine } from '@plaza/service-kit';
 import { CommentsRepository } from '../comments/comments.repository';
 import { LikesRepository } from '../likes/likes.repository';
@@ -81,16 +82,24 @@ describe('NotesRepository on the local engine', () => {
   let notes: NotesRepository;
 
   let local: NoteLocalEngine;
-  /** How many likes and comments each note has in their collections when the service starts. */
-  let sources: { likes: Map<string, number>; comments: Map<string, number> };
+  /** How many likes and comments each note has in their collections when the service starts; `failing` fails their count. */
+  let sources: { likes: Map<string, number>; comments: Map<string, number>; failing?: boolean };
+  let readiness: ReadinessRegistry;
 
   beforeEach(() => {
     db = new FakeNotes();
     sources = { likes: new Map(), comments: new Map() };
     const engine = DatabaseEngine.fixed('local');
-    const likes = { countsByNote: async () => sources.likes } as unknown as LikesRepository;
+    // the likes' summary by note and privacy copy: two privacies, to be added up
+    const likes = {
+      summaryByNote: async () => {
+        if (sources.failing) throw new Error('database down');
+        return new Map([...sources.likes].map(([id, n]) => [id, new Map([['public', n - Math.floor(n / 2)], ['friend', Math.floor(n / 2)]])]));
+      },
+    } as unknown as LikesRepository;
     const comments = { countsByNote: async () => sources.comments } as unknown as CommentsRepository;
-    local = new NoteLocalEngine(db as never, likes, comments, engine);
+    readiness = new ReadinessRegistry();
+    local = new NoteLocalEngine(db as never, likes, comments, engine, readiness);
     notes = new NotesRepository(db as never, engine, local);
   });
 
@@ -141,6 +150,21 @@ describe('NotesRepository on the local engine', () => {
     await notes.delete('1');
     await notes.insert(note('1', 'public', 1));
     expect(await stored('1')).toMatchObject({ liked_count: 0, comments_count: 0 });
+  });
+
+  it('is not ready until the counters are counted, and a probe after a failed count starts it again', async () => {
+    sources.likes.set('1', 2);
+    sources.failing = true;
+    await local.onApplicationBootstrap();
+    const ready = async () => (await readiness.report()).checks['note-counters'] === 'up';
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await ready()).toBe(false);
+    sources.failing = false;
+    expect(await ready()).toBe(false); // this probe starts the count again
+    for (let i = 0; i < 3; i++) await new Promise((resolve) => setImmediate(resolve));
+    expect(await ready()).toBe(true);
+    // the likes of both privacy copies counted
+    expect(local.withCounters({ _id: '1' })).toEqual({ _id: '1', liked_count: 2, comments_count: 0 });
   });
 
   it('reads a note by id from the database until the notes have loaded, then from the notes held, as stored', async () => {
