@@ -1,3 +1,4 @@
 export * from './terms';
 export * from './term-index';
 export * from './rank-keys';
+export * from './ranked-postings';

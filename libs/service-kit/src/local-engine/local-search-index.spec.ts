@@ -76,9 +76,12 @@ describe('LocalSearchIndex', () => {
     const index = new LocalSearchIndex<Book>();
     await index.ready(() => from([book('1', 'Zebrafish', 1, '', ['fish']), book('2', 'Zebrafish', 5, '', ['fish'])]));
     expect(ids(index, 'zebrafish')).toEqual(['2', '1']);
-    // a rating: the same words, more raters, another tag
+    expect(ids(index, undefined, 'fish')).toEqual(['2', '1']);
+    // a rating: the same words, more raters, another tag; the tag's order, read before, moves too
     index.put(book('1', 'Zebrafish', 9, '', ['fish', 'science']));
     expect(ids(index, 'zebrafish')).toEqual(['1', '2']);
+    expect(ids(index, undefined, 'fish')).toEqual(['1', '2']);
+    expect(index.page(searchQuery(undefined, 'fish'), all).total).toBe(2);
     expect(ids(index, undefined, 'science')).toEqual(['1']);
     // a new title: the old one's words and its exact match find it no more
     index.put(book('2', 'Goldfish', 5));

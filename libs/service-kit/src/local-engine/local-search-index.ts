@@ -1,4 +1,4 @@
-import { TermIndex } from '@plaza/search';
+import { RankedPostings, TermIndex } from '@plaza/search';
 import { RankedSearchFields, SearchPage, SearchQuery, SearchWindow } from '../search/ranked-search';
 import { LocalReadModel } from './local-read-model';
 
@@ -10,8 +10,6 @@ interface Entry<Kept> {
   rank: string;
   kept?: Kept;
   titleKeys: string[];
-  /** Tag key → the record's place among that tag's matches (tag-only searches). */
-  tagRanks?: Map<string, string>;
 }
 
 /**
@@ -27,7 +25,8 @@ export class LocalSearchIndex<Doc extends SearchableDocument, Kept = never> exte
   private readonly entries = new Map<string, Entry<Kept>>();
   private readonly terms = new TermIndex();
   private readonly titleTerms = new TermIndex();
-  private readonly tags = new TermIndex();
+  /** Each tag's records, in the order of a search by that tag alone. */
+  private readonly tagOrder = new RankedPostings();
   private readonly exact = new Map<string, Set<string>>();
 
   /**
@@ -62,21 +61,17 @@ export class LocalSearchIndex<Doc extends SearchableDocument, Kept = never> exte
 
   /**
    * How many records match `query`, and the first `needed` of them in rank order: only those are
-   * sorted, so a page of a common word costs a pass over its matches, not a sort of them all.
+   * sorted, so a page of a common word costs a pass over its matches, not a sort of them all; a
+   * tag alone is a slice of the tag's order, kept sorted as records change (RankedPostings).
    */
   private ordered(query: SearchQuery, needed: number): { total: number; first: string[] } {
     if (query.terms.length === 0) {
       if (query.tagKey === undefined) return { total: 0, first: [] };
-      const key = query.tagKey;
-      const rankOf = (id: string) => this.entries.get(id)?.tagRanks?.get(key) ?? this.entries.get(id)?.rank ?? '';
-      const tagged = this.tags.lookup([key]);
-      return { total: tagged.length, first: smallest(tagged.map((id) => ({ id, tier: 0, rank: rankOf(id) })), needed).map((m) => m.id) };
+      return { total: this.tagOrder.count(query.tagKey), first: this.tagOrder.first(query.tagKey, needed) };
     }
     let ids = this.terms.lookup(query.terms);
-    if (query.tagKey !== undefined) {
-      const tagged = new Set(this.tags.lookup([query.tagKey]));
-      ids = ids.filter((id) => tagged.has(id));
-    }
+    const tagKey = query.tagKey;
+    if (tagKey !== undefined) ids = ids.filter((id) => this.tagOrder.holds(tagKey, id));
     const inTitles = new Set(this.titleTerms.lookup(query.terms));
     const exact = this.exact.get(query.exact) ?? new Set<string>();
     const ranked = ids.map((id) => ({ id, tier: exact.has(id) ? 0 : inTitles.has(id) ? 1 : 2, rank: this.entries.get(id)?.rank ?? '' }));
@@ -93,10 +88,11 @@ export class LocalSearchIndex<Doc extends SearchableDocument, Kept = never> exte
     const titleKeys = [...new Set(fields.title_keys)];
     const before = this.entries.get(doc._id);
     if (before) this.unlinkTitleKeys(doc._id, before.titleKeys);
-    this.entries.set(doc._id, { rank: fields.search_rank, titleKeys, tagRanks: this.tagRanksOf?.(doc), kept: this.keep?.(doc) });
+    this.entries.set(doc._id, { rank: fields.search_rank, titleKeys, kept: this.keep?.(doc) });
     this.terms.put(doc._id, fields.search_terms);
     this.titleTerms.put(doc._id, fields.title_terms);
-    this.tags.put(doc._id, fields.tag_keys);
+    const tagRanks = this.tagRanksOf?.(doc);
+    this.tagOrder.put(doc._id, new Map(fields.tag_keys.map((key) => [key, tagRanks?.get(key) ?? fields.search_rank])));
     for (const key of titleKeys) {
       let ids = this.exact.get(key);
       if (!ids) this.exact.set(key, (ids = new Set()));
@@ -111,7 +107,7 @@ export class LocalSearchIndex<Doc extends SearchableDocument, Kept = never> exte
     this.entries.delete(id);
     this.terms.remove(id);
     this.titleTerms.remove(id);
-    this.tags.remove(id);
+    this.tagOrder.remove(id);
   }
 
   private unlinkTitleKeys(id: string, keys: string[]): void {
