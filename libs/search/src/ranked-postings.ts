@@ -1,3 +1,5 @@
+import { partitionPoint } from './partition-point';
+
 /** The ids filed under one key: each id's rank, and once read, the ids in rank order. */
 interface Postings {
   rankOf: Map<string, string>;
@@ -82,14 +84,7 @@ function orderOf(postings: Postings): { ranks: string[]; ids: string[] } {
 
 /** The first place whose rank is not below `rank`. */
 function lowerBound(ranks: string[], rank: string): number {
-  let lo = 0;
-  let hi = ranks.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (ranks[mid] < rank) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return partitionPoint(ranks.length, (at) => ranks[at] < rank);
 }
 
 function removeAt(order: { ranks: string[]; ids: string[] }, id: string, rank: string): void {

@@ -1,4 +1,4 @@
-import { RankedPostings, TermIndex } from '@plaza/search';
+import { partitionPoint, RankedPostings, TermIndex } from '@plaza/search';
 import { RankedSearchFields, SearchPage, SearchQuery, SearchWindow } from '../search/ranked-search';
 import { LocalReadModel } from './local-read-model';
 
@@ -134,14 +134,7 @@ export function smallest(items: Ranked[], k: number): Ranked[] {
   const top: Ranked[] = [];
   for (const item of items) {
     if (top.length === k && byTierAndRank(item, top[k - 1]) >= 0) continue;
-    let lo = 0;
-    let hi = top.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (byTierAndRank(top[mid], item) <= 0) lo = mid + 1;
-      else hi = mid;
-    }
-    top.splice(lo, 0, item);
+    top.splice(partitionPoint(top.length, (at) => byTierAndRank(top[at], item) <= 0), 0, item);
     if (top.length > k) top.pop();
   }
   return top;
