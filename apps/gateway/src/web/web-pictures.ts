@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { etagOf } from '../http/etag';
 import { crc32, deflateSync } from 'node:zlib';
 
 /**
@@ -137,7 +137,7 @@ export function placeholder(kind: PlaceholderKind): Placeholder {
   let found = drawn.get(kind);
   if (!found) {
     const bytes = placeholderPng(kind);
-    found = { bytes, etag: `"${createHash('sha1').update(bytes).digest('base64url')}"` };
+    found = { bytes, etag: etagOf(bytes) };
     drawn.set(kind, found);
   }
   return found;
