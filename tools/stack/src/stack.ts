@@ -397,7 +397,7 @@ export class Stack {
     const proc = new ManagedProcess(name, {
       command: process.execPath,
       // V8's own young generation, as in the images: a service writes a 25-40 KB page per list or
-      // search, and a 2 MiB one cost it a tenth of its CPU in minor collections (docs/PERFORMANCE.md, "Memory")
+      // search, and with a 2 MiB one its minor collections cost about a tenth of its CPU a request (docs/PERFORMANCE.md, "Memory")
       args: [...this.nodeFlags(), ...V8_FLAGS, ...(this.options.nodeArgs?.[service] ?? []), this.entryPoint(service)],
       env: { ...this.commonEnv(), ...this.natsEnv(service), HEALTH_PORT: String(healthPort), ...extra, ...this.options.appEnv?.[service] },
       logFile: join(this.logDir, `${name}.log`),

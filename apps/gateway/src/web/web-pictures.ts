@@ -1,5 +1,5 @@
-import { etagOf } from '../http/etag';
 import { crc32, deflateSync } from 'node:zlib';
+import { etagOf } from '../http/etag';
 
 /**
  * The pictures behind the addresses the services derive under PUBLIC_WEB_URL for a record loaded
