@@ -1,6 +1,10 @@
+import { reconcileMessage } from '@plaza/contracts';
+import { ServiceBus } from '@plaza/platform';
+import { connect } from 'nats';
 import { tokenFor } from '../support/auth';
 import { crowd, CROWD_SIZE } from '../support/fixtures';
 import { del, get, post } from '../support/http';
+import { natsOptionsAs } from '../support/stack-info';
 import { Events } from './event-fixtures';
 
 /**
@@ -31,6 +35,18 @@ describe('concurrent participation and interest', () => {
     expect((await get(`/v2/event/${id}/participants`, { query: { count: 0 } })).body.total).toBe(CROWD_SIZE);
     expect((await get(`/v2/event/${id}/wishers`, { query: { count: 0 } })).body.total).toBe(CROWD_SIZE);
   }, 120_000);
+
+  it("agrees with the service's reconciliation, which counts every event's links again (npm run reconcile)", async () => {
+    const nc = await connect({ ...natsOptionsAs('reconcile'), name: 'event-concurrency-test' });
+    try {
+      const r = await new ServiceBus(nc, 60_000).request(reconcileMessage('event'), { repair: false });
+      expect(r.checked.event_participants).toBeGreaterThanOrEqual(CROWD_SIZE);
+      expect(r.checked.event_wishers).toBeGreaterThanOrEqual(CROWD_SIZE);
+      expect(r.samples.filter((d) => d.id === id)).toEqual([]);
+    } finally {
+      await nc.close();
+    }
+  }, 60_000);
 
   it('changes nothing when the same 200 join again at once', async () => {
     const results = await everyone((token) => post(`/v2/event/${id}/participants`, { token }));

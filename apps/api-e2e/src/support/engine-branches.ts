@@ -41,7 +41,7 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'movie.lists.change',
     'change-feed.clear',
   ],
-  note: ['note.notes.counters', 'note.counters.journal', 'note.notes.all-counters', 'note.notes.by-author', 'note.notes.upkeep', 'note.notes.by-id'],
+  note: ['note.notes.counters', 'note.counters.journal', 'note.notes.all-counters', 'note.notes.by-author', 'note.notes.upkeep', 'note.notes.by-id', 'note.likes.counts', 'note.comments.counts'],
   event: [
     'event.events.counters',
     'event.events.by-ids',
@@ -52,6 +52,8 @@ export const ENGINE_BRANCHES: Record<string, string[]> = {
     'event.links.by-ids',
     'event.links.count',
     'event.links.upkeep',
+    'event.participants.counts',
+    'event.wishers.counts',
     'event.search',
     'change-feed.clear',
   ],

@@ -1,4 +1,4 @@
-import { DatabaseEngine } from '@plaza/service-kit';
+import { DatabaseEngine, groupCounts } from '@plaza/service-kit';
 import { FilterQuery, Model } from 'mongoose';
 import { EventLocalEngine, LinkKind } from '../events/local-engine';
 
@@ -179,8 +179,8 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
 
   /** For reconciliation: how many links each event has (one pass over the collection). */
   async countsByEvent(): Promise<Map<string, number>> {
-    const rows = await this.model.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$event_id', n: { $sum: 1 } } }]).exec();
-    return new Map(rows.map((r) => [r._id, r.n]));
+    const rows = await groupCounts(this.engine, `event.${this.kind}.counts`, this.model, ['event_id']);
+    return new Map(rows.map(({ key, n }) => [key.event_id as string, n]));
   }
 
   /** A page of an event's users, the latest first, and how many there are. */

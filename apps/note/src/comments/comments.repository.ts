@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { Model } from 'mongoose';
+import { DatabaseEngine, groupCounts } from '@plaza/service-kit';
 import { NoteCommentDocument } from './comment.schema';
 
 export type StoredComment = NoteCommentDocument;
@@ -8,7 +9,10 @@ export type StoredComment = NoteCommentDocument;
 /** The note_comments collection. */
 @Injectable()
 export class CommentsRepository {
-  constructor(@InjectModel(NoteCommentDocument.name) private readonly comments: Model<NoteCommentDocument>) {}
+  constructor(
+    @InjectModel(NoteCommentDocument.name) private readonly comments: Model<NoteCommentDocument>,
+    private readonly engine: DatabaseEngine,
+  ) {}
 
   async byId(id: string): Promise<StoredComment | null> {
     return this.comments.findById(id).lean<StoredComment>().exec();
@@ -44,8 +48,8 @@ export class CommentsRepository {
 
   /** For reconciliation: how many comments each note has (one pass over the collection). */
   async countsByNote(): Promise<Map<string, number>> {
-    const rows = await this.comments.aggregate<{ _id: string; n: number }>([{ $group: { _id: '$note_id', n: { $sum: 1 } } }]).exec();
-    return new Map(rows.map((r) => [r._id, r.n]));
+    const rows = await groupCounts(this.engine, 'note.comments.counts', this.comments, ['note_id']);
+    return new Map(rows.map(({ key, n }) => [key.note_id as string, n]));
   }
 
   async deleteForNote(noteId: string): Promise<void> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
-import { DatabaseEngine, driverCollection } from '@plaza/service-kit';
+import { DatabaseEngine, driverCollection, groupCounts } from '@plaza/service-kit';
 import { FilterQuery, Model } from 'mongoose';
 import { likeId, NoteLikeDocument } from './like.schema';
 
@@ -52,14 +52,13 @@ export class LikesRepository {
 
   /** Per note, how many likes carry each privacy copy (one pass over the collection): reconciliation, and the local engine's count at start. */
   async summaryByNote(): Promise<Map<string, Map<NotePrivacy, number>>> {
-    const rows = await this.likes
-      .aggregate<{ _id: { note: string; privacy: NotePrivacy }; n: number }>([{ $group: { _id: { note: '$note_id', privacy: '$note_privacy' }, n: { $sum: 1 } } }])
-      .exec();
+    const rows = await groupCounts(this.engine, 'note.likes.counts', this.likes, ['note_id', 'note_privacy']);
     const summary = new Map<string, Map<NotePrivacy, number>>();
-    for (const row of rows) {
-      const byPrivacy = summary.get(row._id.note) ?? new Map<NotePrivacy, number>();
-      byPrivacy.set(row._id.privacy, row.n);
-      summary.set(row._id.note, byPrivacy);
+    for (const { key, n } of rows) {
+      const note = key.note_id as string;
+      const byPrivacy = summary.get(note) ?? new Map<NotePrivacy, number>();
+      byPrivacy.set(key.note_privacy as NotePrivacy, n);
+      summary.set(note, byPrivacy);
     }
     return summary;
   }

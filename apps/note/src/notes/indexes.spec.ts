@@ -13,7 +13,7 @@ const db = new mongoose.Mongoose();
 const noteModel = db.model(NoteDocument.name, NoteSchema) as never;
 // the MongoDB branch of the lists (the local one reads NoteLocalEngine's notes held by author)
 const likes = new LikesRepository(db.model(NoteLikeDocument.name, NoteLikeSchema) as never, MONGODB_ENGINE);
-const comments = new CommentsRepository(db.model(NoteCommentDocument.name, NoteCommentSchema) as never);
+const comments = new CommentsRepository(db.model(NoteCommentDocument.name, NoteCommentSchema) as never, MONGODB_ENGINE);
 const notes = new NotesRepository(noteModel, MONGODB_ENGINE, new NoteLocalEngine(noteModel, likes, comments, MONGODB_ENGINE));
 
 describe('note queries use indexes on MongoDB', () => {
