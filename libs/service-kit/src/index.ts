@@ -6,6 +6,7 @@ export * from './mongo/index-coverage';
 export * from './mongo/database-mode';
 export * from './mongo/database-engine';
 export * from './mongo/database-writes';
+export * from './mongo/grouped-writes';
 export * from './mongo/group-counts';
 export * from './mongo/driver-collection';
 export * from './mongo/engine-branch-runs';

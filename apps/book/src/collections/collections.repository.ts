@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { DatabaseEngine, driverCollection, DRIVER_WRITE } from '@plaza/service-kit';
+import { DatabaseEngine, driverCollection, GroupedWrites } from '@plaza/service-kit';
 import { Model } from 'mongoose';
 import { BookLocalEngine, CollectionFilter, UserTagCount } from '../books/local-engine';
 import { CollectionDocument, collectionKey } from './collection.schema';
@@ -22,12 +22,17 @@ const DUPLICATE_KEY = 11000;
  */
 @Injectable()
 export class CollectionsRepository {
+  /** The entries' writes, sent together on the local engine when they come at once (grouped-writes.ts). */
+  private readonly writes: GroupedWrites<CollectionDocument>;
+
   constructor(
     @InjectModel(CollectionDocument.name) private readonly collections: Model<CollectionDocument>,
     private readonly engine: DatabaseEngine,
     private readonly tagCounts: UserTagCountsRepository,
     private readonly local: BookLocalEngine,
-  ) {}
+  ) {
+    this.writes = new GroupedWrites(engine, driverCollection(collections));
+  }
 
   /** Whether `entry` is the one the local engine holds now (not a copy read from the database, nor an older version). */
   isHeld(entry: CollectionDocument): boolean {
@@ -74,7 +79,7 @@ export class CollectionsRepository {
   async insert(doc: CollectionDocument): Promise<boolean> {
     const stored = { ...doc, rev: 0 };
     try {
-      await this.command(stored._id, () => driverCollection(this.collections).insertOne(stored, DRIVER_WRITE));
+      await this.command(stored._id, () => this.writes.insertOne(stored));
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;
       throw err;
@@ -87,7 +92,7 @@ export class CollectionsRepository {
   async replace(previous: CollectionDocument, next: CollectionDocument): Promise<boolean> {
     const stored = { ...next, rev: (previous.rev ?? 0) + 1 };
     const filter = await this.engine.versionFilter('book.collections.replace', previous._id, previous.rev);
-    const result = await this.command(previous._id, () => driverCollection(this.collections).replaceOne(filter, stored, DRIVER_WRITE));
+    const result = await this.command(previous._id, () => this.writes.replaceOne(filter, stored));
     if (result.matchedCount !== 1) return false;
     await this.written(previous, stored);
     return true;
@@ -96,7 +101,7 @@ export class CollectionsRepository {
   /** Deletes `previous` (as read); false when the entry changed or vanished since it was read. */
   async delete(previous: CollectionDocument): Promise<boolean> {
     const filter = await this.engine.versionFilter('book.collections.delete', previous._id, previous.rev);
-    const result = await this.command(previous._id, () => driverCollection(this.collections).deleteOne(filter));
+    const result = await this.command(previous._id, () => this.writes.deleteOne(filter));
     if (result.deletedCount !== 1) return false;
     await this.written(previous, undefined);
     return true;
@@ -117,7 +122,7 @@ export class CollectionsRepository {
    */
   private async command<T>(key: string, write: () => Promise<T>): Promise<T> {
     try {
-      return await this.engine.write(write);
+      return await write();
     } catch (err) {
       if (await this.engine.isLocal()) {
         const stored = await driverCollection(this.collections).findOne({ _id: key }).catch(() => undefined);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
-import { DatabaseEngine, driverCollection, groupCounts } from '@plaza/service-kit';
+import { DatabaseEngine, driverCollection, groupCounts, GroupedWrites } from '@plaza/service-kit';
 import { FilterQuery, Model } from 'mongoose';
 import { likeId, NoteLikeDocument } from './like.schema';
 
@@ -12,16 +12,21 @@ const DUPLICATE_KEY = 11000;
 /** The note_likes collection: one document per (note, user). */
 @Injectable()
 export class LikesRepository {
+  /** The likes' inserts, sent together on the local engine when they come at once (grouped-writes.ts). */
+  private readonly inserts: GroupedWrites<NoteLikeDocument>;
+
   constructor(
     @InjectModel(NoteLikeDocument.name) private readonly likes: Model<NoteLikeDocument>,
     private readonly engine: DatabaseEngine,
-  ) {}
+  ) {
+    this.inserts = new GroupedWrites(engine, driverCollection(likes));
+  }
 
   /** Stores a like; false when the user already liked the note (the insert is the atomic check). */
   async insert(like: Omit<StoredLike, '_id'>): Promise<boolean> {
     try {
       // built whole here: to the driver, past mongoose's casting
-      await this.engine.write(() => driverCollection(this.likes).insertOne({ ...like, _id: likeId(like.note_id, like.user_id) }));
+      await this.inserts.insertOne({ ...like, _id: likeId(like.note_id, like.user_id) });
       return true;
     } catch (err) {
       if ((err as { code?: number }).code === DUPLICATE_KEY) return false;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
 import { NotePrivacy } from '@plaza/contracts';
 import { KeyedMutex } from '@plaza/platform';
-import { DatabaseEngine, DRIVER_WRITE, driverCollection } from '@plaza/service-kit';
+import { DatabaseEngine, driverCollection, GroupedWrites } from '@plaza/service-kit';
 import { Model, mongo } from 'mongoose';
 import { NoteLocalEngine } from './local-engine';
 import { NoteDocument } from './note.schema';
@@ -24,12 +24,16 @@ export type NoteCountersRow = Pick<NoteDocument, '_id' | 'liked_count' | 'commen
 @Injectable()
 export class NotesRepository {
   private readonly lock = new KeyedMutex();
+  /** New notes' inserts, sent together on the local engine when they come at once (grouped-writes.ts). */
+  private readonly inserts: GroupedWrites<NoteDocument>;
 
   constructor(
     @InjectModel(NoteDocument.name) private readonly notes: Model<NoteDocument>,
     private readonly engine: DatabaseEngine,
     private readonly local: NoteLocalEngine,
-  ) {}
+  ) {
+    this.inserts = new GroupedWrites(engine, driverCollection(notes));
+  }
 
   /** Runs a read-modify-write of one note alone. Not re-entrant: never nest two for one id. */
   exclusive<T>(id: string, task: () => Promise<T>): Promise<T> {
@@ -63,12 +67,12 @@ export class NotesRepository {
    * validation, its save bookkeeping) cost more than the insert's round trip.
    */
   async insert(note: StoredNote): Promise<void> {
-    await this.tracked(note._id, () => driverCollection(this.notes).insertOne(note, DRIVER_WRITE), () => note);
+    await this.tracked(note._id, () => this.inserts.insertOne(note), () => note);
   }
 
   /** Sets fields (never the counters) of `current`, the note as read under `exclusive`. */
   async update(current: StoredNote, changes: Partial<Omit<StoredNote, '_id' | 'liked_count' | 'comments_count' | 'counts_v'>>): Promise<void> {
-    await this.tracked(current._id, () => this.notes.updateOne({ _id: current._id }, { $set: changes }).exec(), (r) => (r.matchedCount === 1 ? { ...current, ...changes } : null));
+    await this.tracked(current._id, () => this.engine.write(() => this.notes.updateOne({ _id: current._id }, { $set: changes }).exec()), (r) => (r.matchedCount === 1 ? { ...current, ...changes } : null));
   }
 
   /**
@@ -95,7 +99,7 @@ export class NotesRepository {
 
   /** Inside `exclusive`. False when there was no such note. */
   async delete(id: string): Promise<boolean> {
-    const result = await this.tracked(id, () => this.notes.deleteOne({ _id: id }).exec(), () => null);
+    const result = await this.tracked(id, () => this.engine.write(() => this.notes.deleteOne({ _id: id }).exec()), () => null);
     return result.deletedCount > 0;
   }
 
@@ -108,14 +112,15 @@ export class NotesRepository {
   }
 
   /**
-   * Runs a write of note `id`, then, on the local engine, brings the note held by author up to
-   * date: `after` gives it as stored (null: gone; undefined: not known, read back). A write that
-   * failed is read back too: it may have landed before the error.
+   * Runs a write of note `id` (one that takes its own place in the database's write queue), then,
+   * on the local engine, brings the note held by author up to date: `after` gives it as stored
+   * (null: gone; undefined: not known, read back). A write that failed is read back too: it may
+   * have landed before the error.
    */
   private async tracked<T>(id: string, write: () => Promise<T>, after: (result: T) => StoredNote | null | undefined): Promise<T> {
     let result: T;
     try {
-      result = await this.engine.write(write);
+      result = await write();
     } catch (err) {
       await this.upkeep(id, undefined).catch(() => undefined);
       throw err;
