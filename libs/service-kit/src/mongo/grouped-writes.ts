@@ -37,6 +37,9 @@ type Outcome = { ok: true; matched: boolean } | { ok: false; error: unknown };
  *
  * On MongoDB nothing is grouped: a replace or delete there is a compare-and-swap whose own
  * answer says which of two instances won, and MongoDB runs writes side by side anyway.
+ *
+ * Callers never have two writes of one document in flight at once (each holds the document's
+ * lock until its write is answered): an unordered batch may apply its writes in any order.
  */
 export class GroupedWrites<T extends Doc> {
   private readonly group = new GroupCommit<Write<T>, Outcome>((writes) => this.writeAll(writes));
