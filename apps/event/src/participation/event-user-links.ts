@@ -180,7 +180,7 @@ export abstract class EventUserLinksRepository<T extends EventUserLink> {
   /** For reconciliation: how many links each event has (one pass over the collection). */
   async countsByEvent(): Promise<Map<string, number>> {
     const rows = await groupCounts(this.engine, `event.${this.kind}.counts`, this.model, ['event_id']);
-    return new Map(rows.map(({ key, n }) => [key.event_id as string, n]));
+    return new Map(rows.map(({ key, n }) => [key.event_id, n]));
   }
 
   /** A page of an event's users, the latest first, and how many there are. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectModel } from '@nestjs/mongoose';
-import { Model } from 'mongoose';
 import { DatabaseEngine, groupCounts } from '@plaza/service-kit';
+import { Model } from 'mongoose';
 import { NoteCommentDocument } from './comment.schema';
 
 export type StoredComment = NoteCommentDocument;
@@ -49,7 +49,7 @@ export class CommentsRepository {
   /** For reconciliation: how many comments each note has (one pass over the collection). */
   async countsByNote(): Promise<Map<string, number>> {
     const rows = await groupCounts(this.engine, 'note.comments.counts', this.comments, ['note_id']);
-    return new Map(rows.map(({ key, n }) => [key.note_id as string, n]));
+    return new Map(rows.map(({ key, n }) => [key.note_id, n]));
   }
 
   async deleteForNote(noteId: string): Promise<void> {

@@ -60,10 +60,9 @@ export class LikesRepository {
     const rows = await groupCounts(this.engine, 'note.likes.counts', this.likes, ['note_id', 'note_privacy']);
     const summary = new Map<string, Map<NotePrivacy, number>>();
     for (const { key, n } of rows) {
-      const note = key.note_id as string;
-      const byPrivacy = summary.get(note) ?? new Map<NotePrivacy, number>();
-      byPrivacy.set(key.note_privacy as NotePrivacy, n);
-      summary.set(note, byPrivacy);
+      const byPrivacy = summary.get(key.note_id) ?? new Map<NotePrivacy, number>();
+      byPrivacy.set(key.note_privacy, n);
+      summary.set(key.note_id, byPrivacy);
     }
     return summary;
   }

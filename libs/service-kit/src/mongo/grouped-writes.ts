@@ -67,7 +67,7 @@ export class GroupedWrites<T extends Doc> {
     throw outcome.error;
   }
 
-  /** One write as its own command (its error thrown, for the group to fail every caller of a lone write alike). */
+  /** One write as its own command, answered as the driver answers it (an error thrown). */
   private async writeOne(write: Write<T>): Promise<Outcome> {
     switch (write.kind) {
       case 'insert':
@@ -81,13 +81,8 @@ export class GroupedWrites<T extends Doc> {
   }
 
   private async writeAll(writes: Array<Write<T>>): Promise<Outcome[]> {
-    if (writes.length === 1) {
-      try {
-        return [await this.engine.write(() => this.writeOne(writes[0]))];
-      } catch (error) {
-        return [{ ok: false, error }];
-      }
-    }
+    // a lone write is its own command; its error fails its caller (GroupCommit)
+    if (writes.length === 1) return [await this.engine.write(() => this.writeOne(writes[0]))];
     const result = await this.engine.write(() => this.collection.bulkWrite(writes.map(toModel), { ordered: false, ...DRIVER_WRITE }).then(
       (done) => ({ done, failed: new Map<number, unknown>() }),
       (err: unknown) => {
