@@ -1,4 +1,4 @@
-import { FairTurns } from './fair-turns';
+import { FairTurns, STARTS_PER_CALLER_PER_ROUND } from './fair-turns';
 
 describe('FairTurns (callers take turns starting their admitted requests)', () => {
   it("starts another caller's request in the first round, ahead of a burst queued before it", async () => {
@@ -15,7 +15,7 @@ describe('FairTurns (callers take turns starting their admitted requests)', () =
   });
 
   it('lets the event loop read new messages between rounds', async () => {
-    const turns = new FairTurns();
+    const turns = new FairTurns(Infinity, 1);
     const started: string[] = [];
     const burst = Array.from({ length: 3 }, (_, i) => turns.turn('a').then(() => started.push(`a${i}`)));
     // arrives after the first round has run, while two of the burst still wait
@@ -24,6 +24,22 @@ describe('FairTurns (callers take turns starting their admitted requests)', () =
     const late = turns.turn('b').then(() => started.push('b'));
     await Promise.all([...burst, late]);
     expect(started).toEqual(['a0', 'a1', 'b', 'a2']);
+  });
+
+  it("starts a caller's burst together, up to its share of a round, taking the callers in turn", async () => {
+    const turns = new FairTurns();
+    const started: string[] = [];
+    const burst = Array.from({ length: STARTS_PER_CALLER_PER_ROUND + 2 }, (_, i) => turns.turn('app:reader').then(() => started.push(`a${i}`)));
+    const other = Array.from({ length: 2 }, (_, i) => turns.turn('user:other').then(() => started.push(`b${i}`)));
+    await new Promise((resolve) => setImmediate(resolve));
+    // one round: the two callers alternate, and the burst stops at its share
+    expect(started.slice(0, 4)).toEqual(['a0', 'b0', 'a1', 'b1']);
+    expect(started).toHaveLength(STARTS_PER_CALLER_PER_ROUND + 2);
+    expect(turns.queued).toBe(2);
+    // a caller that arrives now starts in the next round, beside the rest of the burst
+    const late = turns.turn('user:late').then(() => started.push('late'));
+    await Promise.all([...burst, ...other, late]);
+    expect(started.slice(-3)).toEqual([`a${STARTS_PER_CALLER_PER_ROUND}`, 'late', `a${STARTS_PER_CALLER_PER_ROUND + 1}`]);
   });
 
   it("holds a caller's requests beyond its running bound until one of its handlers replies", async () => {
