@@ -64,7 +64,7 @@ export class UsersDirectory {
       const forget = () => chunk.forEach((ref) => this.inFlight.get(ref) === shared.get(ref) && this.inFlight.delete(ref));
       answer.then(forget, forget);
     }
-    const users = await Promise.all(refs.map((ref) => this.inFlight.get(ref)!));
+    const users = await Promise.all(refs.map((ref) => this.inFlight.get(ref) ?? null));
     return new Map(refs.map((ref, k) => [ref, users[k]]));
   }
 
