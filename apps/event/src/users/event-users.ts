@@ -12,26 +12,14 @@ export function toEventUser(user: UserRecord | undefined, id: string): EventUser
 /** Users belong to identity; this asks it (through the cached UsersDirectory) in the event user shape. */
 @Injectable()
 export class EventUsers {
-  /** Lookups under way: a burst of requests about one event asks identity for its owner once, not once each. */
-  private readonly inFlight = new Map<string, Promise<Map<string, UserRecord>>>();
-
   constructor(private readonly directory: UsersDirectory) {}
 
   /** Users by numeric id, in the order given. */
   async byIds(ids: string[]): Promise<EventUser[]> {
     if (ids.length === 0) return [];
-    const found = await this.lookup(ids);
+    // a burst of requests about one event asks identity for its owner once: the directory shares lookups
+    const found = await this.directory.resolve(ids);
     return ids.map((id) => toEventUser(found.get(id), id));
-  }
-
-  private lookup(ids: string[]): Promise<Map<string, UserRecord>> {
-    const key = [...new Set(ids)].sort().join(',');
-    let pending = this.inFlight.get(key);
-    if (!pending) {
-      pending = this.directory.resolve(ids).finally(() => this.inFlight.delete(key));
-      this.inFlight.set(key, pending);
-    }
-    return pending;
   }
 
   async one(id: string): Promise<EventUser> {
@@ -44,7 +32,7 @@ export class EventUsers {
   }
 
   async exists(id: string): Promise<boolean> {
-    const user = (await this.lookup([id])).get(id);
+    const user = await this.directory.find(id);
     return Boolean(user && user.id === id);
   }
 }

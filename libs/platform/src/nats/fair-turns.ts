@@ -1,9 +1,9 @@
 /**
  * How many of one caller's waiting requests a round may start. One a round made a lone caller's
  * burst (fifty list requests of one app) start one request per turn of the event loop, each
- * reply then leaving in a socket write of its own: the book service spent a third more CPU a
- * request, and NATS two thirds more, than with the burst started together (docs/PERFORMANCE.md,
- * "Search and lists"). Sixteen keeps another caller's wait short: behind at most sixteen starts
+ * reply then leaving in a socket write of its own: the book service spent about half as much
+ * CPU again a request, and NATS two thirds more, than with the burst started together
+ * (docs/PERFORMANCE.md, "Search and lists"). Sixteen keeps another caller's wait short: behind at most sixteen starts
  * of each caller ahead of it, and behind no more than a caller may run at once (8 by default).
  */
 export const STARTS_PER_CALLER_PER_ROUND = 16;
