@@ -173,7 +173,7 @@ describe('crash consistency: a service killed during a burst of multi-document w
     }
     // the reviews stored after the restart, as the book service lists them (its web page's list; the
     // gateway has no such route): every one rated, so each is one rater
-    const list = await bus.request(BookMessages.bookReviews, { id: book, caller: { tier: 'basic', scopes: [] }, page: { start: 0, count: 100 } });
+    const list = await bus.request(BookMessages.bookReviews, { id: book, caller: { tier: 'basic' }, page: { start: 0, count: 100 } });
     const stored = list.reviews as Array<{ id: number; rating?: unknown }>;
     expect({ total: list.total, rated: stored.filter((r) => r.rating).length }).toEqual({ total: stored.length, rated: stored.length });
     for (const a of acknowledged) expect(stored.map((r) => r.id)).toContain(a.body.id);

@@ -30,7 +30,7 @@ export class BookErasureController {
     this.directory.clear();
     const userId = req.user_id;
     // the owner's own caller: the services' checks then allow exactly what the user could do
-    const caller: Caller = { userId, tier: 'basic', scopes: [] };
+    const caller: Caller = { userId, tier: 'basic' };
     const erased = { collections: 0, reviews: 0, annotations: 0 };
     const find = async (collection: string, filter: object) =>
       (await this.connection.collection(collection).find(filter, { projection: { _id: 1, book_id: 1 } }).toArray()) as unknown as Array<{ _id: unknown; book_id: string }>;

@@ -6,6 +6,7 @@ import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApikeyResolver } from '../auth/apikey-resolver';
 import { BearerStrategy } from '../auth/bearer.strategy';
+import { Principal } from '../auth/principal';
 import { TokenVerifier } from '../auth/token-verifier';
 import { GatewayConfig } from '../config/gateway.config';
 import { EndpointDefinition, Endpoints } from '../endpoints/endpoint-table';
@@ -46,8 +47,9 @@ describe('AccessPolicy: Bearer credentials', () => {
 });
 
 describe('AccessGuard: a Bearer credential without a well-formed token is 401/103, never anonymous', () => {
-  const app: Caller = { clientId: 'app', tier: 'premium', scopes: ['book_basic_r', 'book_basic_w'] };
-  const verifier = { verify: jest.fn(async (token: string) => (token === 'good' ? app : Promise.reject(new ApiError('invalid_access_token')))) };
+  const app: Caller = { clientId: 'app', tier: 'premium' };
+  const principal: Principal = { caller: app, scopes: ['book_basic_r', 'book_basic_w'] };
+  const verifier = { verify: jest.fn(async (token: string) => (token === 'good' ? principal : Promise.reject(new ApiError('invalid_access_token')))) };
   // registers the 'bearer' strategy with passport, as the gateway module does
   new BearerStrategy(verifier as unknown as TokenVerifier);
   const rateLimits = { enforce: jest.fn(async () => undefined) };
@@ -88,7 +90,7 @@ describe('AccessGuard: a Bearer credential without a well-formed token is 401/10
     const limit = new InFlightLimit(1, () => ADDRESS, {}, {});
     limit.enable({
       policy,
-      tokens: { cachedCaller: () => undefined } as unknown as TokenVerifier,
+      tokens: { cachedPrincipal: () => undefined } as unknown as TokenVerifier,
       rateLimits: { spentFairShare: () => undefined } as unknown as RateLimitPolicy,
     });
     const arriving = () => {

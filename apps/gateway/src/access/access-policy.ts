@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ApiError, Caller } from '@plaza/contracts';
+import { ApiError } from '@plaza/contracts';
 import type { FastifyRequest } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Principal } from '../auth/principal';
 import { GATEWAY_CONFIG, GatewayConfig } from '../config/gateway.config';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { readCallback } from '../http/query-params';
@@ -61,17 +62,17 @@ export class AccessPolicy {
   }
 
   /** Login, movie tier and scope, from the endpoint's row of the table. */
-  checkEndpoint(endpoint: EndpointDefinition, caller: Caller, hasBearer: boolean): void {
+  checkEndpoint(endpoint: EndpointDefinition, { caller, scopes }: Principal, hasBearer: boolean): void {
     if (endpoint.access === 'user' && !caller.userId) throw new ApiError('need_permission', 'a logged-in user is required');
     if (endpoint.access === 'token' && !hasBearer) throw new ApiError('need_permission', 'a token is required');
     if (endpoint.tiers && !endpoint.tiers.includes(caller.tier)) throw new ApiError('uri_not_found', `not available to the ${caller.tier} tier`);
-    if (hasBearer && endpoint.scope && !hasScope(caller, endpoint.scope)) {
+    if (hasBearer && endpoint.scope && !hasScope(scopes, endpoint.scope)) {
       throw new ApiError('invalid_credencial2', 'the token lacks the scope this endpoint needs');
     }
   }
 }
 
-function hasScope(caller: Caller, scope: NonNullable<EndpointDefinition['scope']>): boolean {
-  if (typeof scope === 'string') return caller.scopes.includes(scope);
-  return scope.anyOf.some((s) => caller.scopes.includes(s));
+function hasScope(scopes: readonly string[], scope: NonNullable<EndpointDefinition['scope']>): boolean {
+  if (typeof scope === 'string') return scopes.includes(scope);
+  return scope.anyOf.some((s) => scopes.includes(s));
 }

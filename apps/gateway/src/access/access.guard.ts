@@ -1,10 +1,11 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ANONYMOUS, ApiError, Caller } from '@plaza/contracts';
+import { ApiError } from '@plaza/contracts';
 import { tooManyAtOnce } from '@plaza/platform';
 import type { FastifyRequest } from 'fastify';
 import { ApikeyResolver } from '../auth/apikey-resolver';
+import { ANONYMOUS_PRINCIPAL, apikeyPrincipal, Principal } from '../auth/principal';
 import { ENDPOINT_METADATA } from '../endpoints/endpoint.decorator';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { readPaging } from '../http/query-params';
@@ -76,9 +77,10 @@ export class AccessGuard implements CanActivate {
 
     const hasBearer = this.policy.hasBearer(request);
     this.policy.checkScheme(request, hasBearer);
-    const caller = await this.identify(context, request, hasBearer);
+    const principal = await this.identify(context, request, hasBearer);
+    const caller = principal.caller;
     state.caller = caller;
-    this.policy.checkEndpoint(endpoint, caller, hasBearer);
+    this.policy.checkEndpoint(endpoint, principal, hasBearer);
     if (endpoint.paging) state.page = readPaging(request, endpoint.paging);
     // a caller known only now (a token verified here for the first time, an apikey) was counted by the client address on arrival
     const share = shareOf(caller, request.ip);
@@ -87,20 +89,20 @@ export class AccessGuard implements CanActivate {
     return true;
   }
 
-  private async identify(context: ExecutionContext, request: FastifyRequest, hasBearer: boolean): Promise<Caller> {
+  private async identify(context: ExecutionContext, request: FastifyRequest, hasBearer: boolean): Promise<Principal> {
     if (hasBearer) {
       // `Bearer` without a token (or with characters RFC 6750 does not allow in one) is a
       // malformed token: 401/103, never an anonymous call
       if (this.policy.bearerToken(request) === undefined) throw new ApiError('invalid_access_token', 'malformed Bearer credentials');
       await this.bearer.canActivate(context);
-      return this.bearer.getRequest(context).user as Caller;
+      return this.bearer.getRequest(context).user as Principal;
     }
     const apikey = (request.query as Record<string, unknown> | undefined)?.apikey;
     if (apikey !== undefined) {
       if (typeof apikey !== 'string' || apikey === '') throw new ApiError('invalid_apikey');
       const app = await this.apikeys.resolve(apikey);
-      return { clientId: app.client_id, tier: app.tier, scopes: [] };
+      return apikeyPrincipal(app.client_id, app.tier);
     }
-    return ANONYMOUS;
+    return ANONYMOUS_PRINCIPAL;
   }
 }

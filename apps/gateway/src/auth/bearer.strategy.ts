@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
-import { Caller } from '@plaza/contracts';
 import { Strategy } from 'passport-http-bearer';
+import { Principal } from './principal';
 import { TokenVerifier } from './token-verifier';
 
 /**
@@ -15,7 +15,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
     super();
   }
 
-  validate(token: string): Promise<Caller> {
+  validate(token: string): Promise<Principal> {
     return this.verifier.verify(token);
   }
 }

@@ -1,11 +1,12 @@
-import { AccessTokenClaims, ApiError, Caller, IdentityMessages, MovieTier } from '@plaza/contracts';
+import { AccessTokenClaims, ApiError, IdentityMessages, MovieTier } from '@plaza/contracts';
 import { lazyLru, ServiceBus } from '@plaza/platform';
 import { createLocalJWKSet, errors as joseErrors, JSONWebKeySet, jwtVerify } from 'jose';
 import type { Logger } from 'pino';
+import { Principal } from './principal';
 import { RevocationList } from './revocation-list';
 
 interface Verified {
-  caller: Caller;
+  principal: Principal;
   claims: AccessTokenClaims;
 }
 
@@ -42,35 +43,32 @@ export class TokenVerifier {
    * A token verified before, still unexpired and unrevoked; undefined otherwise (then the full
    * path through passport runs and reports the precise error).
    */
-  cachedCaller(token: string): Caller | undefined {
+  cachedPrincipal(token: string): Principal | undefined {
     const hit = this.verified.get(token);
     if (!hit || hit.claims.exp <= Math.floor(Date.now() / 1000) || this.revocations.isRevoked(hit.claims) || this.revocations.isAppBlocked(hit.claims.cid)) {
       return undefined;
     }
-    return hit.caller;
+    return hit.principal;
   }
 
-  async verify(token: string): Promise<Caller> {
+  async verify(token: string): Promise<Principal> {
     const nowSeconds = Math.floor(Date.now() / 1000);
     const hit = this.verified.get(token);
     if (hit) {
       if (hit.claims.exp <= nowSeconds) throw new ApiError('access_token_has_expired');
       if (this.revocations.isRevoked(hit.claims)) throw new ApiError('invalid_access_token', 'revoked');
       if (this.revocations.isAppBlocked(hit.claims.cid)) throw new ApiError('apikey_is_blocked');
-      return hit.caller;
+      return hit.principal;
     }
     const claims = await this.verifySignature(token);
     if (this.revocations.isRevoked(claims)) throw new ApiError('invalid_access_token', 'revoked');
     if (this.revocations.isAppBlocked(claims.cid)) throw new ApiError('apikey_is_blocked');
-    const caller: Caller = {
-      userId: claims.sub,
-      uid: claims.uid,
-      clientId: claims.cid,
-      tier: claims.tier,
+    const principal: Principal = {
+      caller: { userId: claims.sub, uid: claims.uid, clientId: claims.cid, tier: claims.tier },
       scopes: claims.scope ? claims.scope.split(' ') : [],
     };
-    this.verified.set(token, { caller, claims });
-    return caller;
+    this.verified.set(token, { principal, claims });
+    return principal;
   }
 
   private async verifySignature(token: string, retried = false): Promise<AccessTokenClaims> {

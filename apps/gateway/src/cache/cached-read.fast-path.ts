@@ -1,7 +1,8 @@
-import { ANONYMOUS, ApiError, Caller } from '@plaza/contracts';
+import { ApiError } from '@plaza/contracts';
 import { Metrics } from '@plaza/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AccessPolicy } from '../access/access-policy';
+import { ANONYMOUS_PRINCIPAL, Principal } from '../auth/principal';
 import { TokenVerifier } from '../auth/token-verifier';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { sendApiError } from '../http/error-body';
@@ -58,15 +59,16 @@ function answerFromCache(request: FastifyRequest, reply: FastifyReply, deps: Fas
     deps.policy.checkCallback(request, state);
     const hasBearer = deps.policy.hasBearer(request);
     deps.policy.checkScheme(request, hasBearer);
-    let caller: Caller | undefined = ANONYMOUS;
+    let principal: Principal | undefined = ANONYMOUS_PRINCIPAL;
     if (hasBearer) {
       const token = deps.policy.bearerToken(request);
-      caller = token ? deps.tokens.cachedCaller(token) : undefined;
+      principal = token ? deps.tokens.cachedPrincipal(token) : undefined;
     } else if ((request.query as Record<string, unknown>)?.apikey !== undefined) {
-      caller = undefined;
+      principal = undefined;
     }
-    if (!caller || caller.userId) return stepAside(request, generation);
-    deps.policy.checkEndpoint(endpoint, caller, hasBearer);
+    if (!principal || principal.caller.userId) return stepAside(request, generation);
+    deps.policy.checkEndpoint(endpoint, principal, hasBearer);
+    const caller = principal.caller;
     if (endpoint.paging) state.page = readPaging(request, endpoint.paging);
     const target = cacheTargetOf(request);
     const answer = deps.cache.answer(cacheKeyFor(caller.tier, target));

@@ -1,7 +1,7 @@
-import { Caller } from '@plaza/contracts';
 import { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { AccessPolicy } from '../access/access-policy';
+import { Principal } from '../auth/principal';
 import { TokenVerifier } from '../auth/token-verifier';
 import { GatewayConfig } from '../config/gateway.config';
 import { Endpoints } from '../endpoints/endpoint-table';
@@ -18,10 +18,10 @@ import { ResponseCache } from './response-cache';
 const logger = { warn: jest.fn(), info: jest.fn() } as never;
 const BOOK = { id: '42', title: '书' };
 const TARGET = '/v2/book/42?';
-const app: Caller = { clientId: 'app', tier: 'premium', scopes: ['book_basic_r'] };
-const user: Caller = { userId: '7', clientId: 'app', tier: 'premium', scopes: ['book_basic_r'] };
-const unscoped: Caller = { clientId: 'app', tier: 'premium', scopes: [] };
-const basicApp: Caller = { clientId: 'b', tier: 'basic', scopes: ['book_basic_r'] };
+const app: Principal = { caller: { clientId: 'app', tier: 'premium' }, scopes: ['book_basic_r'] };
+const user: Principal = { caller: { userId: '7', clientId: 'app', tier: 'premium' }, scopes: ['book_basic_r'] };
+const unscoped: Principal = { caller: { clientId: 'app', tier: 'premium' }, scopes: [] };
+const basicApp: Principal = { caller: { clientId: 'b', tier: 'basic' }, scopes: ['book_basic_r'] };
 
 interface Setup {
   url: string;
@@ -36,11 +36,11 @@ async function setup(configChanges: Partial<GatewayConfig> = {}): Promise<Setup>
   const cache = new ResponseCache({ maxEntries: 100, maxBytes: 1 << 20 }, logger);
   cache.set(cacheKeyFor('premium', TARGET), BOOK, 'book', ['book:42'], 60, cache.generation);
   cache.set(cacheKeyFor('basic', TARGET), BOOK, 'book', ['book:42'], 60, cache.generation);
-  const tokens = new Map<string, Caller>([['app-token', app], ['user-token', user], ['unscoped-token', unscoped], ['basic-token', basicApp]]);
+  const tokens = new Map<string, Principal>([['app-token', app], ['user-token', user], ['unscoped-token', unscoped], ['basic-token', basicApp]]);
   const lane = new CachedReadLane(100, { 'x-frame-options': 'DENY' }, { 'access-control-allow-origin': '*' });
   lane.enable({
     policy: new AccessPolicy(config),
-    tokens: { cachedCaller: (t: string) => tokens.get(t) } as unknown as TokenVerifier,
+    tokens: { cachedPrincipal: (t: string) => tokens.get(t) } as unknown as TokenVerifier,
     rateLimits: new RateLimitPolicy(config, {} as RateLimiter, logger),
     cache,
   });

@@ -1,10 +1,10 @@
-import { ANONYMOUS, Caller } from '@plaza/contracts';
 import { Metrics, nameServerSpan, requestTraceIds, secondsSince, tracingActive } from '@plaza/platform';
 import { LRUCache } from 'lru-cache';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { Logger } from 'pino';
 import { AccessPolicy } from '../access/access-policy';
+import { ANONYMOUS_PRINCIPAL, Principal } from '../auth/principal';
 import { TokenVerifier } from '../auth/token-verifier';
 import { EndpointDefinition } from '../endpoints/endpoint-table';
 import { etagMatches } from '../http/etag';
@@ -102,10 +102,11 @@ export class CachedReadLane {
   private answer(req: IncomingMessage, res: ServerResponse, known: KnownRead, deps: LaneDependencies): boolean {
     const started = performance.now();
     const hasBearer = deps.policy.hasBearer(req);
-    const caller = this.callerOf(req, hasBearer, deps);
-    if (!caller) return false;
+    const principal = this.principalOf(req, hasBearer, deps);
+    if (!principal) return false;
     if (deps.policy.schemeMatters(hasBearer)) return false;
-    deps.policy.checkEndpoint(known.endpoint, caller, hasBearer);
+    deps.policy.checkEndpoint(known.endpoint, principal, hasBearer);
+    const caller = principal.caller;
     if (deps.rateLimits.isLimited(known.endpoint, caller, hasBearer)) return false;
     const cached = deps.cache.answer((known.keys[caller.tier] ??= cacheKeyFor(caller.tier, known.target)));
     if (!cached) return false;
@@ -137,12 +138,12 @@ export class CachedReadLane {
   }
 
   /** Anonymous without an Authorization header; an app whose token was verified before; else none. */
-  private callerOf(req: IncomingMessage, hasBearer: boolean, deps: LaneDependencies): Caller | undefined {
-    if (req.headers.authorization === undefined) return ANONYMOUS;
+  private principalOf(req: IncomingMessage, hasBearer: boolean, deps: LaneDependencies): Principal | undefined {
+    if (req.headers.authorization === undefined) return ANONYMOUS_PRINCIPAL;
     if (!hasBearer) return undefined;
     const token = deps.policy.bearerToken(req);
-    const caller = token ? deps.tokens.cachedCaller(token) : undefined;
-    return caller && !caller.userId ? caller : undefined;
+    const principal = token ? deps.tokens.cachedPrincipal(token) : undefined;
+    return principal && !principal.caller.userId ? principal : undefined;
   }
 }
 

@@ -26,7 +26,7 @@ const request = (url: string, headers: Record<string, string> = {}, address = '1
   ({ url, method: 'GET', headers, socket: { remoteAddress: address } }) as unknown as IncomingMessage;
 
 describe('InFlightLimit', () => {
-  const tokens = { cachedCaller: (token: string) => (token === 'alice-token' ? { userId: '7', clientId: 'app' } : undefined) } as unknown as TokenVerifier;
+  const tokens = { cachedPrincipal: (token: string) => (token === 'alice-token' ? { caller: { userId: '7', clientId: 'app', tier: 'basic' }, scopes: [] } : undefined) } as unknown as TokenVerifier;
   const policy = {
     hasBearer: (r: IncomingMessage) => typeof r.headers.authorization === 'string',
     bearerToken: (r: IncomingMessage) => (r.headers.authorization as string).slice('Bearer '.length),

@@ -87,7 +87,7 @@ export class InFlightLimit {
     const deps = this.deps;
     if (!deps) return false;
     const token = deps.policy.hasBearer(req) ? deps.policy.bearerToken(req) : undefined;
-    const caller = token ? deps.tokens.cachedCaller(token) : undefined;
+    const caller = token ? deps.tokens.cachedPrincipal(token)?.caller : undefined;
     if (caller && this.refusedForSpentShare(req, res, caller, deps)) return true;
     const key = shareOf(caller, this.clientAddress(req));
     const n = this.held.get(key) ?? 0;

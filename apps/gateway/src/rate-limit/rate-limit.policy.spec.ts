@@ -17,22 +17,22 @@ describe('which rate limits apply', () => {
   });
 
   it('apikey calls: per app per hour (111)', () => {
-    expect(rules(Endpoints.bookGet, { clientId: 'app', tier: 'advance', scopes: [] })).toEqual(['apikey:app:500/3600:rate_limit_exceeded1']);
+    expect(rules(Endpoints.bookGet, { clientId: 'app', tier: 'advance' })).toEqual(['apikey:app:500/3600:rate_limit_exceeded1']);
   });
 
   it('movie calls in the basic tier add a per-minute limit', () => {
     expect(rules(Endpoints.movieSubject, ANONYMOUS)).toEqual(['anon:10.0.0.1:150/3600:rate_limit_exceeded2', 'movie-anon:10.0.0.1:40/60:rate_limit_exceeded2']);
-    expect(rules(Endpoints.movieSubject, { clientId: 'b', tier: 'basic', scopes: [] }, true)).toEqual(['movie:b:40/60:rate_limit_exceeded1']);
+    expect(rules(Endpoints.movieSubject, { clientId: 'b', tier: 'basic' }, true)).toEqual(['movie:b:40/60:rate_limit_exceeded1']);
   });
 
   it('premium apps, token calls outside movies, and picture bytes are not limited', () => {
-    expect(rules(Endpoints.movieSubject, { clientId: 'p', tier: 'premium', scopes: [] })).toEqual([]);
-    expect(rules(Endpoints.bookGet, { userId: '1', clientId: 'b', tier: 'basic', scopes: [] }, true)).toEqual([]);
+    expect(rules(Endpoints.movieSubject, { clientId: 'p', tier: 'premium' })).toEqual([]);
+    expect(rules(Endpoints.bookGet, { userId: '1', clientId: 'b', tier: 'basic' }, true)).toEqual([]);
     expect(rules(Endpoints.pictureGet, ANONYMOUS)).toEqual([]);
   });
 
   it('isLimited says whether any rule applies, without the client address', () => {
-    const callers: Caller[] = [ANONYMOUS, { clientId: 'app', tier: 'advance', scopes: [] }, { clientId: 'b', tier: 'basic', scopes: [] }, { clientId: 'p', tier: 'premium', scopes: [] }, { userId: '1', clientId: 'b', tier: 'basic', scopes: [] }];
+    const callers: Caller[] = [ANONYMOUS, { clientId: 'app', tier: 'advance' }, { clientId: 'b', tier: 'basic' }, { clientId: 'p', tier: 'premium' }, { userId: '1', clientId: 'b', tier: 'basic' }];
     for (const endpoint of [Endpoints.bookGet, Endpoints.movieSubject, Endpoints.pictureGet]) {
       for (const caller of callers) {
         for (const bearer of [false, true]) expect(policy.isLimited(endpoint, caller, bearer)).toBe(rules(endpoint, caller, bearer).length > 0);
@@ -50,8 +50,8 @@ describe('which rate limits apply', () => {
 
 describe('fair shares (docs/DECISIONS.md, "Limits")', () => {
   const small = Object.assign(new GatewayConfig(), { PICTURE_SIGNING_KEY: 'x'.repeat(16), RATE_LIMIT_USER_PER_MIN: 2, RATE_LIMIT_APP_PER_MIN: 3, RATE_LIMIT_AUTH_PER_MIN: 1 });
-  const user: Caller = { userId: '7', clientId: 'p', tier: 'premium', scopes: [] };
-  const app: Caller = { clientId: 'p', tier: 'premium', scopes: [] };
+  const user: Caller = { userId: '7', clientId: 'p', tier: 'premium' };
+  const app: Caller = { clientId: 'p', tier: 'premium' };
 
   it('limits a signed-in user and an app without a user, premium or not, each on its own count', async () => {
     const fair = new RateLimitPolicy(small, {} as RateLimiter, { warn: jest.fn() } as never);

@@ -19,7 +19,7 @@ import { PICTURE_ROUTES, placeholder } from './web-pictures';
 export const WEB_PAGE_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The movie area shows fields by tier; the page shows the record whole, as the advance tier sees it. */
-const PAGE_MOVIE_CALLER: Caller = Object.freeze({ tier: 'advance', scopes: [] }) as Caller;
+const PAGE_MOVIE_CALLER: Caller = Object.freeze({ tier: 'advance' }) as Caller;
 
 interface Rendered {
   html: string;

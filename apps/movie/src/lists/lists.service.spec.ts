@@ -14,7 +14,7 @@ function service(docs: Record<string, Partial<MovieListDocument>>, resolve = jes
 }
 
 const req = (name: MovieListRequest['name'], extra: Partial<MovieListRequest> = {}, tier: Caller['tier'] = 'basic') =>
-  ({ name, caller: { tier, scopes: [] }, ...extra }) as MovieListRequest;
+  ({ name, caller: { tier }, ...extra }) as MovieListRequest;
 
 describe('ListsService', () => {
   it('shows 北京 without asking the event service, titled after the city', async () => {

@@ -20,7 +20,7 @@ function service(entries: SubjectSearchDocument[]) {
 }
 
 const request = (q: string | undefined, tier: Caller['tier'], extra: Partial<MovieSearchRequest> = {}) =>
-  ({ q, start: 0, count: 100, caller: { tier, scopes: [] }, ...extra }) as MovieSearchRequest;
+  ({ q, start: 0, count: 100, caller: { tier }, ...extra }) as MovieSearchRequest;
 
 describe('SearchService', () => {
   it('ranks the title that equals the query first, then titles holding it, by number of ratings', async () => {

@@ -30,7 +30,7 @@ export class NoteErasureController {
     this.directory.clear();
     const userId = req.user_id;
     // the owner's own caller: the services' checks then allow exactly what the user could do
-    const caller: Caller = { userId, tier: 'basic', scopes: [] };
+    const caller: Caller = { userId, tier: 'basic' };
     const erased = { notes: 0, note_comments: 0, note_likes: 0 };
     const ids = async (collection: string, filter: object, field = '_id') =>
       (await this.connection.collection(collection).find(filter, { projection: { [field]: 1, note_id: 1 } }).toArray()) as unknown as Array<{ _id: string; note_id: string }>;
