@@ -138,7 +138,8 @@ async function main(): Promise<void> {
   /** Baselines started inside the run (M, R): stopped at the end whatever happened. */
   const baselines: ManagedProcess[] = [];
   try {
-    const size = quick ? { users: 30, books: 200, movies: 100, celebrities: 100, events: 20 } : undefined;
+    // users: the demo three, then one writer a connection, then as many again for the reads during the write mix
+    const size = quick ? { users: Math.max(30, 3 + 2 * LOAD.connections), books: 200, movies: 100, celebrities: 100, events: 20 } : undefined;
     const file = join(dataDir, 'catalogue.ndjson');
     await writeCatalogue(file, size);
     const importStarted = Date.now();

@@ -1,3 +1,7 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { allOrAbort, cpuMicrosOf, freePort, InterruptedError, waitFor } from './processes';
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -70,5 +74,37 @@ describe('cpuMicrosOf', () => {
     expect(cpuMicrosOf(process.pid)).toBeGreaterThan(0);
     expect(cpuMicrosOf(undefined)).toBeUndefined();
     expect(cpuMicrosOf(2 ** 22 + 7)).toBeUndefined();
+  });
+});
+
+describe('ManagedProcess', () => {
+  // a tool that dies of an uncaught exception runs no `finally`: its children must not outlive it
+  it('signals its running children when the process that started them exits, however it exits', async () => {
+    const dist = join(__dirname, '..', 'dist', 'processes.js');
+    if (!existsSync(dist)) throw new Error(`${dist} is missing: build first (npm run build)`);
+    const dir = mkdtempSync(join(tmpdir(), 'plaza-orphan-'));
+    const script = `
+      const { ManagedProcess } = require(${JSON.stringify(dist)});
+      const child = new ManagedProcess('sleeper', { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], logFile: ${JSON.stringify(join(dir, 'sleeper.log'))} }).start();
+      process.stdout.write(String(child.pid) + '\\n');
+      setTimeout(() => { throw new Error('an uncaught failure'); }, 200);`;
+    const parent = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    parent.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => parent.once('exit', resolve));
+    expect(code).not.toBe(0);
+    const pid = Number(out.trim());
+    expect(pid).toBeGreaterThan(0);
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    for (let i = 0; i < 50 && alive(); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(alive()).toBe(false);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

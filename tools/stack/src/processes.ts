@@ -16,6 +16,16 @@ const RECENT_OUTPUT_CHARS = 8192;
 /** How long after its exit a process's output may still arrive before it counts as ended. */
 const OUTPUT_DRAIN_MS = 1000;
 
+/**
+ * Every child still running, signalled when this process exits however it exits: a tool that
+ * dies of an uncaught exception (a load generator's own throw, say) runs no `finally`, and its
+ * stack would otherwise go on running, orphaned, under the next measurement.
+ */
+const running = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of running) child.kill('SIGTERM');
+});
+
 /** A child process whose output goes to a log file, which can be stopped gracefully or killed. */
 export class ManagedProcess {
   private child?: ChildProcess;
@@ -38,6 +48,8 @@ export class ManagedProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
+    running.add(child);
+    child.once('exit', () => running.delete(child));
     this.recentOutput = '';
     for (const stream of [child.stdout, child.stderr]) {
       stream?.pipe(this.log, { end: false });
