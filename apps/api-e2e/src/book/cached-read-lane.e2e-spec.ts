@@ -128,6 +128,19 @@ describe('cached reads answered before fastify (the lane)', () => {
     expect(badToken.body).toMatchObject({ code: 103 });
   });
 
+  it("refuses an app token without the book scope, once its token is known and the answer cached: 403/109", async () => {
+    await untilLane();
+    // the gateway keeps a token's scopes beside its caller (DECISIONS.md, "Scopes are checked at the gateway");
+    // the first read verifies this token, the next ones find it verified, as the lane and the fast path do
+    const unscoped = await clientToken(undefined, 'movie_basic_r');
+    for (let i = 0; i < 3; i++) {
+      const refused = await read(unscoped);
+      expect([refused.status, (refused.body as { code?: number }).code]).toEqual([403, 109]);
+      expect(await fromLane(refused)).toBe(false);
+    }
+    expect((await read()).status).toBe(200);
+  });
+
   it('never serves an answer a write has changed, nor a shared answer to a user', async () => {
     const [, before] = await untilLane();
     const numRaters = (before.body as { rating: { numRaters: number } }).rating.numRaters;
