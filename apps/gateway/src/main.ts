@@ -7,7 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { cacheValidationMetadata, validationErrorsToApiError } from '@plaza/contracts';
 import {
-  ConfigError, connectNats, loadBannedWords, createLogger, initMetrics, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry, ServiceBus, tracingActive,
+  accessLoggerOf, ConfigError, connectNats, loadBannedWords, createLogger, initMetrics, installGracefulShutdown, loadConfig, PinoNestLogger, ReadinessRegistry, ServiceBus, tracingActive,
 } from '@plaza/platform';
 import type { IncomingMessage } from 'node:http';
 import { hostname } from 'node:os';
@@ -55,6 +55,8 @@ async function bootstrap(): Promise<void> {
   }
   initMetrics('gateway', config.METRICS_ENABLED);
   const logger = createLogger('gateway', config.LOG_LEVEL, config.LOG_FORMAT);
+  // one line a request at `info` (the lane's and fastify's alike), without the redaction's cost
+  const accessLog = logger.isLevelEnabled('info') ? accessLoggerOf(logger) : undefined;
   const nats = await connectNats(config, `gateway@${hostname()}:${process.pid}`, logger);
 
   const security = securityHeaders({
@@ -152,11 +154,11 @@ async function bootstrap(): Promise<void> {
     // the same rules and cache for both, so the lane answers exactly what the fast path would
     const cachedReads = { policy: app.get(AccessPolicy), tokens: app.get(TokenVerifier), rateLimits: app.get(RateLimitPolicy), cache: app.get(ResponseCache) };
     registerCachedReadFastPath(fastify, { ...cachedReads, lane });
-    lane?.enable({ ...cachedReads, accessLog: logger.isLevelEnabled('info') ? logger : undefined });
+    lane?.enable({ ...cachedReads, accessLog });
   }
   await app.register(multipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
   registerBodyShapeRules(fastify);
-  registerWireHooks(fastify, logger);
+  registerWireHooks(fastify, accessLog);
   registerResponseShaping(fastify, config.RESPONSE_CACHE_ENABLED ? app.get(ResponseCache) : undefined);
 
   // dependencies the guard needs before the first request; each retries until NATS/identity answer

@@ -20,8 +20,9 @@ export function jsonp(callback: string, json: string): string {
  * Wire-level response rules that must see every response, errors included:
  * rate-limit headers; JSONP (`/**\/NAME(JSON);`, status kept, U+2028/2029 escaped, text/javascript
  * with nosniff); and an ETag on every 200 GET, answering a matching If-None-Match with 304.
+ * Then each request's metrics and, given an access log (`accessLoggerOf`), its line.
  */
-export function registerWireHooks(fastify: FastifyInstance, logger: Logger): void {
+export function registerWireHooks(fastify: FastifyInstance, accessLog: Logger | undefined): void {
   // (a cached answer arrives as bytes, with its ETag and 304 already handled by the fast path)
   fastify.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, value: unknown) => void) => {
     done(null, shape(request, reply, payload));
@@ -50,13 +51,12 @@ export function registerWireHooks(fastify: FastifyInstance, logger: Logger): voi
     return body;
   }
 
-  const accessLog = logger.isLevelEnabled('info');
   const tracing = tracingActive();
   fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     Metrics.httpRequest(routeTemplateOf(request), request.method, reply.statusCode, reply.elapsedTime / 1000);
     if (!accessLog) return done();
     const caller = request.plaza?.caller;
-    logger.info(
+    accessLog.info(
       {
         ...(tracing ? requestTraceIds(request.raw) : undefined),
         reqId: request.id,
