@@ -1,4 +1,5 @@
 import './instrumentation';
+import { applyHeapGrowth } from './config/heap-growth';
 import 'reflect-metadata';
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
@@ -41,6 +42,7 @@ import { registerWebPages } from './web/web-routes';
 import { serveOpenApiDocument } from './openapi/openapi.controller';
 
 async function bootstrap(): Promise<void> {
+  applyHeapGrowth();
   let config: GatewayConfig;
   try {
     config = loadConfig(GatewayConfig);

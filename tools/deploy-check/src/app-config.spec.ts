@@ -18,8 +18,8 @@ const loader = {
 };
 
 describe('app environment against its config class', () => {
-  it('accepts known names, the image defaults, <SERVICE>_MONGO_URL and the OpenTelemetry SDK\'s OTEL_*', () => {
-    expect(checkAppEnv(loader, 'book', { NATS_URL: 'nats://nats:4222', SECRET: 'x', BOOK_MONGO_URL: 'mongodb://m', OTEL_TRACES_EXPORTER: 'none' }, { PORT: '8080' })).toEqual([]);
+  it('accepts known names, the image defaults, <SERVICE>_MONGO_URL, the OpenTelemetry SDK\'s OTEL_* and node\'s NODE_OPTIONS', () => {
+    expect(checkAppEnv(loader, 'book', { NATS_URL: 'nats://nats:4222', SECRET: 'x', BOOK_MONGO_URL: 'mongodb://m', OTEL_TRACES_EXPORTER: 'none', NODE_OPTIONS: '--max-old-space-size=256' }, { PORT: '8080' })).toEqual([]);
     expect(checkAppEnv(loader, 'book', { SECRET: 'x', OTLP_ENDPOINT: 'http://c:4318' }, {})).toEqual(['book: sets OTLP_ENDPOINT, which FakeConfig does not read']);
   });
 

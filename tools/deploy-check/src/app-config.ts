@@ -59,14 +59,14 @@ export function composeEnv(service: ComposeService): Record<string, string> {
 
 /**
  * Problems with `env` for `app`: names its config does not read (the image's own generic
- * defaults, `<SERVICE>_MONGO_URL` and the OpenTelemetry SDK's standard `OTEL_*` variables, which
- * the SDK reads itself, aside), and what its config rejects.
+ * defaults, `<SERVICE>_MONGO_URL`, the OpenTelemetry SDK's standard `OTEL_*` variables, which
+ * the SDK reads itself, and `NODE_OPTIONS`, which node reads, aside), and what its config rejects.
  */
 export function checkAppEnv(loader: Loader, app: string, env: Record<string, string>, imageEnv: Record<string, string>): string[] {
   const known = new Set(Object.keys(new loader.cls()));
   const problems: string[] = [];
   for (const name of Object.keys(env)) {
-    if (!known.has(name) && name !== `${app.toUpperCase()}_MONGO_URL` && !name.startsWith('OTEL_') && !(name in imageEnv)) {
+    if (!known.has(name) && name !== `${app.toUpperCase()}_MONGO_URL` && !name.startsWith('OTEL_') && name !== 'NODE_OPTIONS' && !(name in imageEnv)) {
       problems.push(`${app}: sets ${name}, which ${loader.cls.name} does not read`);
     }
   }

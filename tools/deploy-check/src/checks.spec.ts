@@ -3,6 +3,7 @@ import {
   checkCompose,
   checkDockerfile,
   checkEnvironment,
+  checkGatewayHeapBound,
   checkImagePorts,
   checkNatsPayload,
   checkNoSecrets,
@@ -154,6 +155,25 @@ describe('environment rules', () => {
     expect(checkSecretsDocumented(['book-db', 'plaza-tls'], 'kubectl -n $NS create secret generic book-db --from-literal=url=...')).toEqual([
       expect.stringContaining('plaza-tls'),
     ]);
+  });
+});
+
+describe("the gateway's heap bound", () => {
+  const withOptions = (nodeOptions?: string) => area('gateway').map((o) => (o.kind === 'ConfigMap' && nodeOptions !== undefined ? { ...o, data: { NODE_OPTIONS: nodeOptions } } : o));
+
+  it('is read from a ConfigMap the gateway reads, with other options beside it', () => {
+    expect(checkGatewayHeapBound(withOptions('--enable-source-maps --max-old-space-size=256'))).toEqual([]);
+  });
+
+  it('is missing when no NODE_OPTIONS carries it, or carries another size', () => {
+    expect(checkGatewayHeapBound(withOptions())).toEqual([expect.stringContaining('lacks --max-old-space-size=256 in NODE_OPTIONS')]);
+    expect(checkGatewayHeapBound(withOptions('--max-old-space-size=2048'))).toHaveLength(1);
+  });
+
+  it("is the compose gateway's too", () => {
+    const gateway = { ports: [{ target: 8080 }] };
+    expect(checkCompose({ services: { gateway } }).join('\n')).toContain('the gateway lacks --max-old-space-size=256 in NODE_OPTIONS');
+    expect(checkCompose({ services: { gateway: { ...gateway, environment: { NODE_OPTIONS: '--max-old-space-size=256' } } } }).join('\n')).not.toContain('NODE_OPTIONS');
   });
 });
 

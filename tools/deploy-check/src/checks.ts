@@ -1,4 +1,4 @@
-import { APP_V8_FLAGS } from '@plaza/stack';
+import { APP_V8_FLAGS, GATEWAY_V8_FLAGS } from '@plaza/stack';
 import type { Container, K8sObject, PodSpec, Probe } from './manifests';
 
 /**
@@ -111,6 +111,30 @@ export function checkAreaCompleteness(objects: K8sObject[]): string[] {
         if (name && name !== 'plaza-common' && !of('ConfigMap').some((m) => m.metadata.name === name)) problems.push(`${id(d)}: reads ConfigMap ${name}, which this kustomization does not make`);
       }
     }
+  }
+  return problems;
+}
+
+/** The flags of GATEWAY_V8_FLAGS that `nodeOptions` (a NODE_OPTIONS value) lacks. */
+function missingGatewayFlags(nodeOptions: string | undefined): string[] {
+  const given = (nodeOptions ?? '').split(/\s+/);
+  return GATEWAY_V8_FLAGS.filter((flag) => !given.includes(flag));
+}
+
+/**
+ * The gateway's pods bound its heap as the local stack does (GATEWAY_V8_FLAGS in NODE_OPTIONS,
+ * set in its container or a ConfigMap it reads): it lets its old generation grow to three times
+ * its live heap, and the bound keeps that inside its memory limit (docs/PERFORMANCE.md).
+ */
+export function checkGatewayHeapBound(objects: K8sObject[]): string[] {
+  const gateway = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'gateway');
+  if (!gateway) return [];
+  const configMaps = objects.filter((o) => o.kind === 'ConfigMap');
+  const problems: string[] = [];
+  for (const c of podSpec(gateway)?.containers ?? []) {
+    const fromMaps = (c.envFrom ?? []).map((ref) => configMaps.find((m) => m.metadata.name === ref.configMapRef?.name)?.data?.NODE_OPTIONS);
+    const nodeOptions = c.env?.find((e) => e.name === 'NODE_OPTIONS')?.value ?? fromMaps.filter((v) => v !== undefined).pop();
+    for (const flag of missingGatewayFlags(nodeOptions)) problems.push(`${id(gateway)}: container ${c.name} lacks ${flag} in NODE_OPTIONS`);
   }
   return problems;
 }
@@ -274,6 +298,7 @@ export function checkCompose(model: ComposeModel, shutdownGraceMs = DEFAULT_SHUT
     if (services[app] && !services[app].environment?.PICTURE_SIGNING_KEY) problems.push(`compose: ${app} needs PICTURE_SIGNING_KEY`);
   }
   if (!services.gateway?.ports?.some((p) => p.target === 8080)) problems.push('compose: the gateway must publish its port 8080');
+  if (services.gateway) for (const flag of missingGatewayFlags(services.gateway.environment?.NODE_OPTIONS ?? undefined)) problems.push(`compose: the gateway lacks ${flag} in NODE_OPTIONS`);
   const adminPort = Number(services.gateway?.environment?.ADMIN_PORT ?? DEFAULT_ADMIN_PORT);
   if (services.gateway?.ports?.some((p) => p.target === adminPort)) problems.push(`compose: the gateway publishes its admin port ${adminPort} (/metrics); it stays on the compose network`);
   for (const [name, s] of Object.entries(services)) {

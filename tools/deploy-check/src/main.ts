@@ -29,6 +29,7 @@ import {
   APPS,
   checkAreaCompleteness,
   checkCompose,
+  checkGatewayHeapBound,
   checkDockerfile,
   checkEnvironment,
   checkImagePorts,
@@ -192,7 +193,7 @@ async function main(): Promise<void> {
         ...checkPrometheusRules(r.objects),
         ...checkK8sNatsCredentials(r.objects, natsUsers),
       ];
-      if (full.includes(r)) problems.push(...checkEnvironment(r.objects));
+      if (full.includes(r)) problems.push(...checkEnvironment(r.objects), ...checkGatewayHeapBound(r.objects));
       return problems;
     });
   }

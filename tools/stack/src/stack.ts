@@ -30,6 +30,14 @@ const FERRETDB_MEMORY_LIMIT = '64MiB';
  */
 const V8_FLAGS = ['--v8-pool-size=1', ...APP_V8_FLAGS];
 
+/**
+ * The gateway's heap bound, as its pods set it (`NODE_OPTIONS` in deploy/k8s/base/gateway/config.env
+ * and docker-compose.yml): the gateway lets its old generation grow to three times its live heap,
+ * and V8 keeps that limit below halfway to this maximum (docs/PERFORMANCE.md, "The gateway's old
+ * generation").
+ */
+export const GATEWAY_V8_FLAGS = ['--max-old-space-size=256'];
+
 export interface StackOptions {
   /** Engine data, keys and logs live here. */
   dataDir: string;
@@ -411,7 +419,7 @@ export class Stack {
   private gatewayProcess(port: number, host: string, adminPort: number, env: Record<string, string>, name: string): ManagedProcess {
     return new ManagedProcess(name, {
       command: process.execPath,
-      args: [...this.nodeFlags(), ...V8_FLAGS, ...(this.options.nodeArgs?.gateway ?? []), this.entryPoint('gateway')],
+      args: [...this.nodeFlags(), ...V8_FLAGS, ...GATEWAY_V8_FLAGS, ...(this.options.nodeArgs?.gateway ?? []), this.entryPoint('gateway')],
       env: { ...this.commonEnv(), ...this.natsEnv('gateway'), PORT: String(port), HOST: host, ADMIN_PORT: String(adminPort), ...env },
       logFile: join(this.logDir, `${name}.log`),
     });
