@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { waitFor } from '@plaza/stack';
 import { clientToken, tokenFor } from '../support/auth';
+import { Apps, PASSWORD } from '../support/fixtures';
 import { ExtraGateway, startGateway } from '../support/gateways';
 import { ApiResponse, get, post } from '../support/http';
 import { BookUsers } from './book-support';
@@ -139,6 +140,30 @@ describe('cached reads answered before fastify (the lane)', () => {
       expect(await fromLane(refused)).toBe(false);
     }
     expect((await read()).status).toBe(200);
+  });
+
+  it('writes access lines of their fixed fields only: no token, query string, password or secret (they skip the redaction)', async () => {
+    // docs/PERFORMANCE.md, "Access log": the access logger does not redact, so what a line may carry is this list
+    const allowed = ['level', 'time', 'pid', 'service', 'name', 'reqId', 'method', 'path', 'status', 'ms', 'user', 'app', 'lane', 'trace_id', 'span_id', 'msg'];
+    const userToken = await tokenFor(BookUsers.laner);
+    const [, fromTheLane] = await untilLane();
+    const asUser = await read(userToken, {});
+    const withQuery = await get(`${path}?fields=id,title&apikey=${Apps.premium.clientId}`, { baseUrl: gateway.baseUrl });
+    const login = await post('/auth2/token', {
+      baseUrl: gateway.baseUrl,
+      form: { grant_type: 'password', client_id: Apps.premium.clientId, client_secret: Apps.premium.secret, username: BookUsers.laner.uid, password: PASSWORD },
+    });
+    expect([asUser.status, withQuery.status, login.status]).toEqual([200, 200, 200]);
+    const issued = (login.body as { access_token: string }).access_token;
+    for (const res of [fromTheLane, asUser, withQuery, login]) await fromLane(res);
+    const raw = readFileSync(gateway.process.spec.logFile, 'utf8').split('\n');
+    const ids = [fromTheLane, asUser, withQuery, login].map((res) => res.headers.get('x-request-id') as string);
+    const lines = ids.map((id) => raw.find((line) => line.includes(`"reqId":"${id}"`) && line.includes('"msg":"request"')) as string);
+    for (const line of lines) {
+      expect(Object.keys(JSON.parse(line)).filter((key) => !allowed.includes(key))).toEqual([]);
+      for (const secret of [userToken, appToken, issued, PASSWORD, Apps.premium.secret as string, '?', 'apikey']) expect(line).not.toContain(secret);
+    }
+    expect(lines.map((line) => (JSON.parse(line) as { path: string }).path)).toEqual([path, path, path, '/auth2/token']);
   });
 
   it('never serves an answer a write has changed, nor a shared answer to a user', async () => {
