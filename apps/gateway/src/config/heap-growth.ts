@@ -15,7 +15,8 @@ import { setFlagsFromString } from 'node:v8';
  *
  * Read by V8 at each full collection, so setting it as the process starts applies it to the
  * first. `--max-old-space-size` still bounds it: V8 never sets the limit above halfway from the
- * live heap to that maximum (deploy/k8s sets it for the gateway's pods).
+ * live heap to that maximum (the gateway's pods set it, as do docker-compose.yml and the
+ * local stack: GATEWAY_V8_FLAGS in tools/stack).
  */
 export const HEAP_GROWING_PERCENT = 200;
 

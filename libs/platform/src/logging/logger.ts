@@ -29,7 +29,7 @@ export function createLogger(service: string, level = 'info', format: 'json' | '
  * without the redaction. An access line is built from a fixed set of fields, none of which can
  * hold a secret: the request id, method, path without its query string, status, duration, the
  * user's and app's ids and the trace ids. The redaction's wildcard paths (`*.password`, ...) walk
- * every object logged, which tripled an access line's cost (docs/PERFORMANCE.md, "Access log"),
+ * every object logged, which made an access line cost three to five times as much (docs/PERFORMANCE.md, "Access log"),
  * paid on every request at the production level, `info`. A field added to an access line must be
  * as safe as these, or the line must go through `logger` itself.
  */
